@@ -1,0 +1,95 @@
+// Command rdma-bench measures RDMA latency and bandwidth, in the spirit of
+// perftest, with a TCP baseline of the same workload side by side.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/spf13/pflag"
+)
+
+// command is one subcommand: it parses its own flags and returns an error;
+// only main prints errors and chooses the exit code.
+type command struct {
+	summary string
+	run     func(args []string) error
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; each subcommand's file calls it from init.
+func register(name, summary string, run func(args []string) error) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+// badInput is an error caused by what the user typed: exit code 2.
+type badInput struct{ msg string }
+
+func (e *badInput) Error() string { return e.msg }
+
+// usageError builds an error about bad input, so main exits with code 2.
+func usageError(format string, a ...any) error {
+	return &badInput{msg: fmt.Sprintf(format, a...)}
+}
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: rdma-bench COMMAND [flags]\n\ncommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(os.Stderr, "\nrun 'rdma-bench COMMAND --help' for a command's flags\n")
+}
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+		usage()
+		if len(os.Args) < 2 {
+			os.Exit(2)
+		}
+		return
+	}
+	cmd, ok := commands[os.Args[1]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "rdma-bench: unknown command %q\n", os.Args[1])
+		usage()
+		os.Exit(2)
+	}
+	err := cmd.run(os.Args[2:])
+	switch {
+	case err == nil:
+	case errors.Is(err, pflag.ErrHelp):
+	case errors.As(err, new(*badInput)):
+		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
+		os.Exit(2)
+	default:
+		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
+		os.Exit(1)
+	}
+}
+
+// newFlagSet returns a flag set for a subcommand whose parse errors are
+// returned, not printed and exited on.
+func newFlagSet(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("rdma-bench "+name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args, turning pflag's errors into usage errors.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError("%v", err)
+	}
+	return nil
+}

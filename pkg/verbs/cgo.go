@@ -1,0 +1,16 @@
+// Package verbs is rdma-bench's layer over rdma-core's libibverbs: devices,
+// ports, GIDs, protection domains, completion queues, memory regions and
+// queue pairs, each a Go object that owns its verbs resource and has an
+// idempotent, nil-safe Close.
+//
+// It is the only package of rdma-bench that uses cgo. The measured data path
+// runs in C inside one cgo call per run or batch (see engine.go); the
+// one-off posts and polls here serve set-up and tests.
+package verbs
+
+/*
+#cgo LDFLAGS: -libverbs
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"

@@ -1,0 +1,179 @@
+package verbs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// GID is a 128-bit global identifier, in network byte order.
+type GID [16]byte
+
+// String renders g as an IPv6 address (RoCE v2 IPv4 GIDs as ::ffff:a.b.c.d),
+// as ibv_devinfo -v does.
+func (g GID) String() string { return netip.AddrFrom16(g).String() }
+
+// IsZero reports whether g is all zeros (an unused table entry).
+func (g GID) IsZero() bool { return g == GID{} }
+
+// IsIPv4 reports whether g is an IPv4-mapped address (::ffff:a.b.c.d).
+func (g GID) IsIPv4() bool { return net.IP(g[:]).To4() != nil }
+
+// IsLinkLocal reports whether g is an IPv6 link-local address (fe80::/10).
+func (g GID) IsLinkLocal() bool { return net.IP(g[:]).IsLinkLocalUnicast() }
+
+// ParseGID parses a GID as sysfs prints it (fe80:0000:...:0001) or as any
+// textual IPv6 address.
+func ParseGID(s string) (GID, error) {
+	ip := net.ParseIP(strings.TrimSpace(s))
+	if ip == nil {
+		return GID{}, fmt.Errorf("invalid gid %q", s)
+	}
+	var g GID
+	copy(g[:], ip.To16())
+	return g, nil
+}
+
+// GIDType is the type of a GID table entry.
+type GIDType int
+
+// GID types.
+const (
+	GIDTypeIB GIDType = iota
+	GIDTypeRoCEv1
+	GIDTypeRoCEv2
+)
+
+func (t GIDType) String() string {
+	switch t {
+	case GIDTypeIB:
+		return "IB"
+	case GIDTypeRoCEv1:
+		return "RoCE v1"
+	case GIDTypeRoCEv2:
+		return "RoCE v2"
+	}
+	return fmt.Sprintf("gid type %d", int(t))
+}
+
+// parseGIDType parses the text of sysfs gid_attrs/types/N.
+func parseGIDType(s string) (GIDType, error) {
+	switch strings.TrimSpace(s) {
+	case "IB/RoCE v1", "RoCE v1":
+		return GIDTypeRoCEv1, nil
+	case "RoCE v2":
+		return GIDTypeRoCEv2, nil
+	case "IB":
+		return GIDTypeIB, nil
+	}
+	return 0, fmt.Errorf("unknown gid type %q", strings.TrimSpace(s))
+}
+
+// GIDEntry is one populated entry of a port's GID table.
+type GIDEntry struct {
+	Index int
+	GID   GID
+	Type  GIDType
+	// Netdev is the network device the GID belongs to (RoCE only).
+	Netdev string
+}
+
+// SysfsRoot is where the kernel exposes RDMA devices.
+const SysfsRoot = "/sys/class/infiniband"
+
+// ReadGIDTable reads the populated GID entries of port of device dev from
+// a sysfs tree rooted at root (SysfsRoot on a live system). On an
+// InfiniBand port (no gid_attrs types) every entry is of type IB.
+func ReadGIDTable(root, dev string, port int) ([]GIDEntry, error) {
+	dir := filepath.Join(root, dev, "ports", strconv.Itoa(port))
+	files, err := os.ReadDir(filepath.Join(dir, "gids"))
+	if err != nil {
+		return nil, fmt.Errorf("reading gid table of %s port %d: %w", dev, port, err)
+	}
+	var table []GIDEntry
+	for _, f := range files {
+		idx, err := strconv.Atoi(f.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, "gids", f.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("reading gid %d of %s port %d: %w", idx, dev, port, err)
+		}
+		g, err := ParseGID(string(raw))
+		if err != nil {
+			return nil, fmt.Errorf("gid %d of %s port %d: %w", idx, dev, port, err)
+		}
+		if g.IsZero() {
+			continue
+		}
+		e := GIDEntry{Index: idx, GID: g, Type: GIDTypeIB}
+		// Reading an unpopulated entry's type fails with EINVAL; a
+		// missing gid_attrs directory means an InfiniBand port.
+		if t, err := os.ReadFile(filepath.Join(dir, "gid_attrs", "types", f.Name())); err == nil {
+			if e.Type, err = parseGIDType(string(t)); err != nil {
+				return nil, fmt.Errorf("gid %d of %s port %d: %w", idx, dev, port, err)
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if nd, err := os.ReadFile(filepath.Join(dir, "gid_attrs", "ndevs", f.Name())); err == nil {
+			e.Netdev = strings.TrimSpace(string(nd))
+		}
+		table = append(table, e)
+	}
+	sort.Slice(table, func(i, j int) bool { return table[i].Index < table[j].Index })
+	return table, nil
+}
+
+// SelectGID chooses the GID to use from a port's table. With override >= 0
+// that index is used (an error names the valid indexes when it is not in
+// the table). Otherwise, on a RoCE port the first RoCE v2 IPv4-mapped GID
+// wins, then any RoCE v2 GID, then the first entry; on InfiniBand, index 0.
+func SelectGID(table []GIDEntry, override int) (GIDEntry, error) {
+	if len(table) == 0 {
+		return GIDEntry{}, errors.New("the port's gid table is empty: for RoCE, give the network device an IP address")
+	}
+	if override >= 0 {
+		for _, e := range table {
+			if e.Index == override {
+				return e, nil
+			}
+		}
+		idx := make([]string, len(table))
+		for i, e := range table {
+			idx[i] = strconv.Itoa(e.Index)
+		}
+		return GIDEntry{}, fmt.Errorf("gid index %d out of range: populated indexes are %s", override, strings.Join(idx, ", "))
+	}
+	best := -1
+	rank := func(e GIDEntry) int {
+		switch {
+		case e.Type == GIDTypeRoCEv2 && e.GID.IsIPv4():
+			return 3
+		case e.Type == GIDTypeRoCEv2 && !e.GID.IsLinkLocal():
+			return 2
+		case e.Type == GIDTypeRoCEv2:
+			return 1
+		}
+		return 0
+	}
+	for i, e := range table {
+		if best < 0 || rank(e) > rank(table[best]) {
+			best = i
+		}
+	}
+	return table[best], nil
+}
+
+// GIDTable reads the populated GID entries of port from sysfs.
+func (c *Context) GIDTable(port int) ([]GIDEntry, error) {
+	return ReadGIDTable(SysfsRoot, c.name, port)
+}

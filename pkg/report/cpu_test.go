@@ -1,0 +1,29 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSinceArithmetic(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := CPUSample{Wall: t0, UserNS: 1e9, SysNS: 5e8, Stat: ProcStat{BusyTicks: 1000, IdleTicks: 9000}, Cores: 4}
+	end := CPUSample{Wall: t0.Add(2 * time.Second), UserNS: 2.5e9, SysNS: 1e9,
+		Stat: ProcStat{BusyTicks: 1300, IdleTicks: 9500}, Cores: 4}
+	got := end.Since(start)
+	want := CPUUsage{
+		ProcessPctOfCore: 100, ProcessPctOfAll: 25, // 2 s CPU over 2 s wall
+		SystemPctOfAll: 37.5, SystemPctOfCore: 150, // 300 busy of 800 ticks
+		UserS: 1.5, SysS: 0.5, WallS: 2, Cores: 4,
+	}
+	if got != want {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	// Zero wall time and counters that went backwards give zeros, not NaN.
+	if z := start.Since(end); z.ProcessPctOfCore != 0 || z.SystemPctOfAll != 0 || z.UserS != 0 {
+		t.Errorf("backwards: %+v", z)
+	}
+	if z := start.Since(start); z != (CPUUsage{Cores: 4}) {
+		t.Errorf("empty interval: %+v", z)
+	}
+}

@@ -1,0 +1,94 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// csvEncoder writes a header row naming every unit, then one row per
+// result. Unknown figures are empty cells; numbers are written in full
+// precision.
+type csvEncoder struct{}
+
+var csvHeader = []string{
+	"workload", "transport", "completion", "kind", "size_bytes", "iterations", "duration_s",
+	"samples", "out_of_range", "lat_exact",
+	"lat_min_us", "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
+	"lat_max_us", "lat_mean_us", "lat_stdev_us",
+	"bytes", "ops", "elapsed_ns",
+	"bw_peak_gbps", "bw_gbps", "bw_mibps", "msg_rate_mpps",
+	"cpu_local_pct_core", "cpu_remote_pct_core",
+	"cpu_local_us_per_op", "cpu_remote_us_per_op",
+	"cpu_local_s_per_gb", "cpu_remote_s_per_gb",
+}
+
+// Encode implements [Encoder].
+func (csvEncoder) Encode(w io.Writer, doc *Document) error {
+	if doc == nil {
+		return errNilDocument
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return fmt.Errorf("encode csv: %w", err)
+	}
+	for _, r := range validResults(doc) {
+		if err := cw.Write(csvRow(r, Summarize(r))); err != nil {
+			return fmt.Errorf("encode csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("encode csv: %w", err)
+	}
+	return nil
+}
+
+func csvRow(r *Result, s Summary) []string {
+	row := []string{
+		r.Workload, r.Transport, r.Completion, r.Kind.String(),
+		strconv.Itoa(r.SizeBytes), strconv.Itoa(r.Iterations), exact(r.DurationS),
+	}
+	if l := s.Latency; l != nil {
+		row = append(row, strconv.FormatInt(l.Count, 10), strconv.FormatInt(r.OutOfRange, 10),
+			strconv.FormatBool(l.Exact),
+			exact(l.MinUS()), exact(l.P50US()), exact(l.P90US()), exact(l.P99US()),
+			exact(l.P99_9US()), exact(l.P99_99US()), exact(l.MaxUS()),
+			exact(l.MeanUS()), exact(l.StdevUS()))
+	} else {
+		row = append(row, "0", strconv.FormatInt(r.OutOfRange, 10), "", "", "", "", "", "", "", "", "", "")
+	}
+	row = append(row, strconv.FormatUint(r.Bytes, 10), strconv.FormatUint(r.Ops, 10),
+		strconv.FormatInt(r.ElapsedNS, 10))
+	if peak := knownPositive(r.PeakBandwidthGbps); peak > 0 {
+		row = append(row, exact(peak))
+	} else {
+		row = append(row, "")
+	}
+	if b := s.Bandwidth; b != nil {
+		row = append(row, exact(b.BwGbps), exact(b.BwMiBps), exact(b.MsgRateMpps))
+	} else {
+		row = append(row, "", "", "")
+	}
+	return append(row,
+		optional(pctCoreValue(s.CPULocal)), optional(pctCoreValue(s.CPURemote)),
+		optional(perOp(s.CPULocal)), optional(perOp(s.CPURemote)),
+		optional(perGBValue(s.CPULocal)), optional(perGBValue(s.CPURemote)))
+}
+
+func pctCoreValue(c *CPUCost) *float64 {
+	if c == nil {
+		return nil
+	}
+	v := c.Usage.ProcessPctOfCore
+	return &v
+}
+
+// optional formats v, or an empty cell when it is unknown.
+func optional(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return exact(*v)
+}

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// jsonEncoder writes one indented JSON document holding every result.
+// Structs (not maps) keep the key order stable; unknown figures are null.
+type jsonEncoder struct{}
+
+type jsonDocument struct {
+	SchemaVersion int          `json:"schema_version"`
+	Tool          Tool         `json:"tool"`
+	Host          Host         `json:"host"`
+	Device        *Device      `json:"device,omitempty"`
+	StartedAt     time.Time    `json:"started_at"`
+	Args          []string     `json:"args"`
+	Results       []jsonResult `json:"results"`
+}
+
+type jsonLatency struct {
+	Min    float64 `json:"min"`
+	P50    float64 `json:"p50"`
+	P90    float64 `json:"p90"`
+	P99    float64 `json:"p99"`
+	P99_9  float64 `json:"p99_9"`
+	P99_99 float64 `json:"p99_99"`
+	Max    float64 `json:"max"`
+	Mean   float64 `json:"mean"`
+	Stdev  float64 `json:"stdev"`
+}
+
+type jsonSides struct {
+	Local  *float64 `json:"local"`
+	Remote *float64 `json:"remote"`
+}
+
+type jsonResult struct {
+	Workload   string `json:"workload"`
+	Transport  string `json:"transport"`
+	Completion string `json:"completion"`
+	Kind       Kind   `json:"kind"`
+	SizeBytes  int    `json:"size_bytes"`
+	Iterations int    `json:"iterations"`
+	// LatencyUS is in microseconds; omitted when there is no latency data.
+	LatencyUS *jsonLatency `json:"latency_us,omitempty"`
+	// LatencyExact is true for raw-sample statistics, false for histogram
+	// ones; omitted with LatencyUS.
+	LatencyExact *bool       `json:"latency_exact,omitempty"`
+	Samples      int64       `json:"samples"`
+	OutOfRange   int64       `json:"out_of_range"`
+	Bytes        uint64      `json:"bytes"`
+	Ops          uint64      `json:"ops"`
+	ElapsedNS    int64       `json:"elapsed_ns"`
+	BwGbps       *float64    `json:"bw_gbps"`
+	BwPeakGbps   *float64    `json:"bw_peak_gbps"`
+	BwMiBps      *float64    `json:"bw_mibps"`
+	MsgRateMpps  *float64    `json:"msg_rate_mpps"`
+	CPU          CPUPair     `json:"cpu"`
+	CPUUSPerOp   jsonSides   `json:"cpu_us_per_op"`
+	CPUSPerGB    jsonSides   `json:"cpu_s_per_gb"`
+	Params       Params      `json:"params"`
+	Server       *jsonResult `json:"server,omitempty"`
+}
+
+// Encode implements [Encoder].
+func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
+	if doc == nil {
+		return errNilDocument
+	}
+	jd := jsonDocument{
+		SchemaVersion: SchemaVersion,
+		Tool:          doc.Tool,
+		Host:          doc.Host,
+		Device:        doc.Device,
+		StartedAt:     doc.StartedAt,
+		Args:          doc.Args,
+		Results:       []jsonResult{},
+	}
+	if jd.Args == nil {
+		jd.Args = []string{}
+	}
+	for _, r := range validResults(doc) {
+		jr := toJSONResult(r)
+		if r.Server != nil {
+			srv := *r.Server
+			srv.Server = nil // one level: the server's own figures
+			s := toJSONResult(&srv)
+			jr.Server = &s
+		}
+		jd.Results = append(jd.Results, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(jd); err != nil {
+		return fmt.Errorf("encode json: %w", err)
+	}
+	return nil
+}
+
+func toJSONResult(r *Result) jsonResult {
+	s := Summarize(r)
+	jr := jsonResult{
+		Workload:   r.Workload,
+		Transport:  r.Transport,
+		Completion: r.Completion,
+		Kind:       r.Kind,
+		SizeBytes:  r.SizeBytes,
+		Iterations: r.Iterations,
+		OutOfRange: r.OutOfRange,
+		Bytes:      r.Bytes,
+		Ops:        r.Ops,
+		ElapsedNS:  r.ElapsedNS,
+		Params:     r.Params,
+	}
+	if l := s.Latency; l != nil {
+		jr.LatencyUS = &jsonLatency{
+			Min: l.MinUS(), P50: l.P50US(), P90: l.P90US(), P99: l.P99US(),
+			P99_9: l.P99_9US(), P99_99: l.P99_99US(), Max: l.MaxUS(),
+			Mean: l.MeanUS(), Stdev: l.StdevUS(),
+		}
+		jr.LatencyExact = &l.Exact
+		jr.Samples = l.Count
+	}
+	if b := s.Bandwidth; b != nil {
+		jr.BwGbps, jr.BwMiBps, jr.MsgRateMpps = &b.BwGbps, &b.BwMiBps, &b.MsgRateMpps
+	}
+	if peak := knownPositive(r.PeakBandwidthGbps); peak > 0 {
+		jr.BwPeakGbps = &peak
+	}
+	jr.CPU = CPUPair{Local: usageOf(s.CPULocal), Remote: usageOf(s.CPURemote)}
+	jr.CPUUSPerOp = jsonSides{Local: perOp(s.CPULocal), Remote: perOp(s.CPURemote)}
+	jr.CPUSPerGB = jsonSides{Local: perGBValue(s.CPULocal), Remote: perGBValue(s.CPURemote)}
+	return jr
+}
+
+func usageOf(c *CPUCost) *CPUUsage {
+	if c == nil {
+		return nil
+	}
+	u := c.Usage
+	return &u
+}
+
+func perOp(c *CPUCost) *float64 {
+	if c == nil || !c.HasPerOp {
+		return nil
+	}
+	v := c.MicrosPerOp
+	return &v
+}
+
+func perGBValue(c *CPUCost) *float64 {
+	if c == nil || !c.HasPerGB {
+		return nil
+	}
+	v := c.SecondsPerGB
+	return &v
+}

@@ -1,0 +1,168 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func encode(t *testing.T, name string, doc *Document) []byte {
+	t.Helper()
+	enc, err := NewEncoder(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := enc.Encode(&buf, doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return buf.Bytes()
+}
+
+func TestEncodersGolden(t *testing.T) {
+	golden := map[string]string{"table": "sweep.txt", "json": "sweep.json", "csv": "sweep.csv", "hgrm": "sweep.hgrm"}
+	for _, name := range Encoders {
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, golden[name], encode(t, name, fixtureDocument()))
+		})
+	}
+}
+
+func TestNewEncoderUnknown(t *testing.T) {
+	_, err := NewEncoder("xml")
+	const want = `unknown output "xml": choose one of table, json, csv, hgrm`
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, err := NewEncoder(DefaultEncoder); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestEncodersNilDocument(t *testing.T) {
+	for _, name := range Encoders {
+		enc, _ := NewEncoder(name)
+		if err := enc.Encode(&bytes.Buffer{}, nil); err == nil {
+			t.Errorf("%s: no error for a nil document", name)
+		}
+	}
+}
+
+func TestEncodersReportWriteErrors(t *testing.T) {
+	for _, name := range Encoders {
+		enc, _ := NewEncoder(name)
+		if err := enc.Encode(failWriter{}, fixtureDocument()); !errors.Is(err, errDiskFull) {
+			t.Errorf("%s: err = %v, want the write error", name, err)
+		}
+	}
+}
+
+var errDiskFull = errors.New("disk full")
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+// decodedDoc is the part of the JSON document the tests read back.
+type decodedDoc struct {
+	SchemaVersion int `json:"schema_version"`
+	Results       []struct {
+		Workload   string              `json:"workload"`
+		SizeBytes  int                 `json:"size_bytes"`
+		LatencyUS  *map[string]float64 `json:"latency_us"`
+		Samples    int64               `json:"samples"`
+		OutOfRange int64               `json:"out_of_range"`
+		BwGbps     *float64            `json:"bw_gbps"`
+		CPU        struct {
+			Local  *CPUUsage `json:"local"`
+			Remote *CPUUsage `json:"remote"`
+		} `json:"cpu"`
+		CPUSPerGB struct{ Local, Remote *float64 } `json:"cpu_s_per_gb"`
+		Params    Params                           `json:"params"`
+	} `json:"results"`
+}
+
+func TestJSONKeepsEverySizeOfTheSweep(t *testing.T) {
+	doc := fixtureDocument()
+	var got decodedDoc
+	if err := json.Unmarshal(encode(t, "json", doc), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.SchemaVersion != 1 || len(got.Results) != len(doc.Results) {
+		t.Fatalf("schema %d, %d results, want 1 and %d", got.SchemaVersion, len(got.Results), len(doc.Results))
+	}
+	var sizes []int
+	for i, r := range got.Results {
+		sizes = append(sizes, r.SizeBytes)
+		if r.Params.SizeBytes != doc.Results[i].SizeBytes || r.Params.Workload != r.Workload {
+			t.Errorf("result %d: params %+v", i, r.Params)
+		}
+	}
+	if want := []int{2, 64, 4096, 65536, 1048576, 64}; !slices.Equal(sizes, want) {
+		t.Errorf("sizes %v, want %v", sizes, want)
+	}
+	lat := got.Results[0]
+	if lat.LatencyUS == nil || (*lat.LatencyUS)["max"] != 25 || (*lat.LatencyUS)["p99_9"] != 18 || lat.Samples != 1000 {
+		t.Errorf("latency result: %+v", lat.LatencyUS)
+	}
+	if (*got.Results[1].LatencyUS)["stdev"] != 0.0005 {
+		t.Errorf("jitter stdev = %v us, want 0.0005", (*got.Results[1].LatencyUS)["stdev"])
+	}
+	if got.Results[2].OutOfRange != 3 || got.Results[2].Samples != 20000 {
+		t.Errorf("duration result: out of range %d samples %d", got.Results[2].OutOfRange, got.Results[2].Samples)
+	}
+	bw := got.Results[3]
+	if bw.LatencyUS != nil || bw.BwGbps == nil || bw.CPU.Remote == nil || bw.CPUSPerGB.Remote == nil {
+		t.Errorf("bandwidth result: %+v", bw)
+	}
+	if tcp := got.Results[5]; tcp.CPU.Local == nil || tcp.CPU.Remote != nil || tcp.BwGbps != nil {
+		t.Errorf("tcp result: %+v", tcp)
+	}
+}
+
+func TestJSONEmptyDocument(t *testing.T) {
+	out := string(encode(t, "json", &Document{Results: []*Result{nil}}))
+	for _, want := range []string{`"results": []`, `"args": []`, `"schema_version": 1`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"device"`) {
+		t.Errorf("device present for a run without one:\n%s", out)
+	}
+}
+
+func TestJSONServerFigures(t *testing.T) {
+	srv := &Result{Bytes: 100, ElapsedNS: 10, CPU: CPUPair{Local: &CPUUsage{UserS: 1}}}
+	srv.Server = srv // a cycle must not recurse forever
+	r := &Result{Bytes: 100, Ops: 1, ElapsedNS: 10, Server: srv}
+	out := string(encode(t, "json", &Document{Results: []*Result{r}}))
+	if !strings.Contains(out, `"server": {`) || strings.Count(out, `"server"`) != 1 {
+		t.Errorf("server figures:\n%s", out)
+	}
+}
+
+func TestCSVShape(t *testing.T) {
+	rows, err := csv.NewReader(bytes.NewReader(encode(t, "csv", fixtureDocument()))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want header + 6", len(rows))
+	}
+	for _, col := range []string{"lat_p99_9_us", "bw_gbps", "bw_mibps", "msg_rate_mpps", "cpu_local_pct_core", "cpu_remote_pct_core"} {
+		if !slices.Contains(rows[0], col) {
+			t.Errorf("header lacks %s: %v", col, rows[0])
+		}
+	}
+}
+
+func TestHgrmEmpty(t *testing.T) {
+	if out := string(encode(t, "hgrm", &Document{})); out != "# no latency results\n" {
+		t.Errorf("got %q", out)
+	}
+}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// group is a run of results sharing every parameter but size and
+// iterations: one table, several sizes as rows.
+type group struct {
+	first   *Result
+	latency bool
+	results []*Result
+	sums    []Summary // sums[i] = Summarize(results[i])
+}
+
+// groupResults splits results into groups in order of first appearance.
+func groupResults(results []*Result) []*group {
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, r := range results {
+		key := groupKey(r)
+		g, ok := byKey[key]
+		if !ok {
+			g = &group{first: r, latency: isLatency(r)}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.results = append(g.results, r)
+		g.sums = append(g.sums, Summarize(r))
+	}
+	return groups
+}
+
+// groupKey identifies the group of r: its parameters without size and
+// iterations, and whether it is tabulated as latency.
+func groupKey(r *Result) string {
+	p := r.Params
+	p.SizeBytes, p.Iterations = 0, 0
+	b, err := json.Marshal(p) // maps marshal in key order: deterministic
+	if err != nil {
+		return fmt.Sprintf("%p", r) // cannot happen for plain data; own group
+	}
+	return fmt.Sprintf("%t|%s", isLatency(r), b)
+}
+
+// groupTitle describes the shared parameters of g on one line.
+func groupTitle(g *group) string {
+	p := g.first.Params
+	kind := "bandwidth"
+	if g.latency {
+		kind = "latency"
+	}
+	parts := []string{
+		fmt.Sprintf("%s %s %s (%s):", orDash(p.Workload), orDash(p.Transport), orDash(p.Completion), kind),
+	}
+	add := func(k string, v any) { parts = append(parts, fmt.Sprintf("%s=%v", k, v)) }
+	// Zero settings are left out (e.g. queue depths of a TCP test); the
+	// JSON output has every parameter.
+	addSet := func(k string, v int) {
+		if v != 0 {
+			add(k, v)
+		}
+	}
+	if p.DurationS > 0 {
+		add("duration_s", strconv.FormatFloat(p.DurationS, 'f', -1, 64))
+	}
+	add("warmup", p.Warmup)
+	addSet("qps", p.QPs)
+	addSet("threads", p.Threads)
+	addSet("tx_depth", p.TxDepth)
+	addSet("rx_depth", p.RxDepth)
+	addSet("cq_mod", p.CQMod)
+	addSet("post_list", p.PostList)
+	addSet("inline_bytes", p.InlineBytes)
+	addSet("mtu", p.MTU)
+	if p.Bidir {
+		add("bidir", true)
+	}
+	if p.Imm {
+		add("imm", true)
+	}
+	if p.Atomic != "" {
+		add("atomic", p.Atomic)
+	}
+	if p.Device != "" {
+		add("device", p.Device)
+		add("port", p.Port)
+		add("gid_index", p.GIDIndex)
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
+		add(k, p.Extra[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// fixed formats v with prec decimals.
+func fixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+
+// exact formats v in the shortest form that reads back as v.
+func exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -1,0 +1,114 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Counters is the cumulative state of a running measurement at one tick.
+type Counters struct {
+	// ElapsedNS is the time since the measurement started.
+	ElapsedNS int64
+	// Ops and Bytes are the operations and bytes completed so far.
+	Ops, Bytes uint64
+	// Latency is the cumulative latency so far (e.g. a
+	// [LatencyRecorder.Snapshot]); nil when latency is not measured.
+	Latency *LatencyRecorder
+}
+
+// IntervalReporter prints one progress line per tick: the rates over the
+// last interval and since the start. It keeps its own copy of the previous
+// tick, so the caller may reuse the recorder it passes.
+type IntervalReporter struct {
+	w    io.Writer
+	prev Counters
+}
+
+// NewIntervalReporter returns a reporter writing to w.
+func NewIntervalReporter(w io.Writer) *IntervalReporter {
+	return &IntervalReporter{w: w}
+}
+
+// Report prints the line for the tick cur.
+func (r *IntervalReporter) Report(cur Counters) error {
+	line := FormatInterval(r.prev, cur)
+	r.prev = cur
+	if cur.Latency != nil {
+		r.prev.Latency = cur.Latency.Snapshot()
+	}
+	if _, err := io.WriteString(r.w, line+"\n"); err != nil {
+		return fmt.Errorf("interval report: %w", err)
+	}
+	return nil
+}
+
+// FormatInterval formats the progress line for the tick cur following prev
+// (the zero Counters for the first tick), e.g.
+//
+//	[ 3.0s] interval: 92.41 Gb/s 11.281 Mpps p50 1.203 us | cumulative: 91.88 Gb/s 11.216 Mpps p50 1.201 us
+//
+// The p50 parts appear when cur has latency, "-" when an interval has none.
+func FormatInterval(prev, cur Counters) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%4.1fs] interval: ", float64(cur.ElapsedNS)/1e9)
+	writeRates(&b, cur.ElapsedNS-prev.ElapsedNS, sub(cur.Ops, prev.Ops), sub(cur.Bytes, prev.Bytes))
+	if cur.Latency != nil {
+		writeP50(&b, intervalHistogram(prev.Latency, cur.Latency), nil)
+	}
+	b.WriteString(" | cumulative: ")
+	writeRates(&b, cur.ElapsedNS, cur.Ops, cur.Bytes)
+	if cur.Latency != nil {
+		writeP50(&b, cur.Latency.h(), &cur.Latency.moments)
+	}
+	return b.String()
+}
+
+func writeRates(b *strings.Builder, elapsedNS int64, ops, bytes uint64) {
+	if elapsedNS <= 0 {
+		b.WriteString("- Gb/s - Mpps")
+		return
+	}
+	secs := float64(elapsedNS) / 1e9
+	fmt.Fprintf(b, "%.2f Gb/s %.3f Mpps", float64(bytes)*8/secs/1e9, float64(ops)/secs/1e6)
+}
+
+// writeP50 writes the median of h: the highest value equivalent to it
+// (3 significant digits), clamped to the exact extremes m when known, as
+// [Summarize] does, so the cumulative median matches the final report.
+func writeP50(b *strings.Builder, h *hdrhistogram.Histogram, m *Moments) {
+	hs := histPercentiles(h, []int64{ppmP50})
+	if hs.count == 0 {
+		b.WriteString(" p50 - us")
+		return
+	}
+	p50 := hs.percents[0]
+	if m != nil && m.Count > 0 {
+		p50 = min(max(p50, m.MinNS), m.MaxNS)
+	}
+	fmt.Fprintf(b, " p50 %.3f us", float64(p50)/1e3)
+}
+
+// intervalHistogram returns the latency recorded between prev and cur, both
+// cumulative (prev may be nil).
+func intervalHistogram(prev, cur *LatencyRecorder) *hdrhistogram.Histogram {
+	if prev == nil {
+		return cur.h()
+	}
+	c, p := cur.h().Export(), prev.h().Export()
+	for i := range c.Counts {
+		if i < len(p.Counts) {
+			c.Counts[i] = max(c.Counts[i]-p.Counts[i], 0)
+		}
+	}
+	return hdrhistogram.Import(c)
+}
+
+func sub(a, b uint64) uint64 {
+	if a < b {
+		return 0
+	}
+	return a - b
+}

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// maxNameSuffix bounds the search for a free file name in SaveJSON.
+const maxNameSuffix = 10000
+
+// SaveJSON writes doc as JSON into dir (created if missing) under the name
+// rdma-bench-YYYYMMDD-HHMMSS-<label>.json, where the time is doc.StartedAt
+// (now if zero) and the label is the workload shared by every result, else
+// "suite". An existing file is never replaced: "-1", "-2", ... is appended
+// to the name instead. The document is written to a temporary file, synced
+// and then linked or renamed into place, so a reader never sees a partial
+// file and no temporary file is left behind.
+func SaveJSON(dir string, doc *Document) (path string, err error) {
+	if doc == nil {
+		return "", errors.New("save json: nil document")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".rdma-bench-*.json.tmp")
+	if err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	defer func() {
+		_ = tmp.Close()           // already closed on success; harmless
+		_ = os.Remove(tmp.Name()) // the file stays under its final name
+	}()
+	if err := (jsonEncoder{}).Encode(tmp, doc); err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	path, err = placeNoClobber(tmp.Name(), dir, jsonBaseName(doc))
+	if err != nil {
+		return "", fmt.Errorf("save json: %w", err)
+	}
+	syncDir(dir)
+	return path, nil
+}
+
+// placeNoClobber gives the file tmp the name base.json in dir, or
+// base-N.json for the smallest free N, without replacing any file.
+func placeNoClobber(tmp, dir, base string) (string, error) {
+	for i := 0; i < maxNameSuffix; i++ {
+		name := base + ".json"
+		if i > 0 {
+			name = fmt.Sprintf("%s-%d.json", base, i)
+		}
+		path := filepath.Join(dir, name)
+		// A hard link fails if the name exists: an atomic no-clobber move.
+		err := os.Link(tmp, path)
+		if err == nil {
+			return path, nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		// No hard links here (some file systems): check, then rename.
+		if _, statErr := os.Lstat(path); statErr == nil {
+			continue
+		} else if !errors.Is(statErr, fs.ErrNotExist) {
+			return "", statErr
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("no free file name for %s in %s", base, dir)
+}
+
+// syncDir makes a new directory entry durable; best effort.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// jsonBaseName is the file name SaveJSON uses, without extension.
+func jsonBaseName(doc *Document) string {
+	t := doc.StartedAt
+	if t.IsZero() {
+		t = time.Now()
+	}
+	label := ""
+	for _, r := range validResults(doc) {
+		switch {
+		case label == "":
+			label = r.Workload
+		case label != r.Workload:
+			label = "suite"
+		}
+	}
+	label = sanitizeName(label)
+	if label == "" {
+		label = "suite"
+	}
+	return "rdma-bench-" + t.Format("20060102-150405") + "-" + label
+}
+
+// sanitizeName keeps letters, digits, '_', '-' and '.', replacing the rest.
+func sanitizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			return r
+		}
+		return '_'
+	}, strings.Trim(s, "."))
+}
+
+// OpenOutput opens path for writing, creating or truncating it, so that an
+// unwritable path is reported before a long run rather than after. "-"
+// means standard output (Close then does nothing).
+func OpenOutput(path string) (io.WriteCloser, error) {
+	if path == "-" {
+		return nopCloser{os.Stdout}, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot write output file %s: %w", path, err)
+	}
+	return f, nil
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

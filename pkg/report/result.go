@@ -1,0 +1,144 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Params are the settings of one measured point, as given by the user or
+// chosen by the engine. They are echoed verbatim in every output.
+type Params struct {
+	// Workload names the test, e.g. "write_lat", "read_bw", "tcp_lat".
+	Workload string `json:"workload"`
+	// Transport is the transport service: "RC", "UC", "UD" or "TCP".
+	Transport string `json:"transport"`
+	// Completion is how completions are awaited: "poll" or "event".
+	Completion string `json:"completion"`
+	// SizeBytes is the message size in bytes.
+	SizeBytes int `json:"size_bytes"`
+	// Iterations is the number of measured iterations; 0 in duration mode.
+	Iterations int `json:"iterations"`
+	// DurationS is the measured duration in seconds in duration mode, else 0.
+	DurationS float64 `json:"duration_s"`
+	// Warmup is the number of unmeasured warm-up iterations.
+	Warmup int `json:"warmup"`
+	// TxDepth is the send queue depth (outstanding work requests).
+	TxDepth int `json:"tx_depth"`
+	// RxDepth is the receive queue depth.
+	RxDepth int `json:"rx_depth"`
+	// CQMod is the number of work requests per signalled completion.
+	CQMod int `json:"cq_mod"`
+	// PostList is the number of work requests posted per post call.
+	PostList int `json:"post_list"`
+	// InlineBytes is the maximum inline payload in bytes.
+	InlineBytes int `json:"inline_bytes"`
+	// QPs is the number of queue pairs (or connections).
+	QPs int `json:"qps"`
+	// Threads is the number of worker threads.
+	Threads int `json:"threads"`
+	// MTU is the path MTU in bytes.
+	MTU int `json:"mtu"`
+	// Bidir is true for bidirectional tests.
+	Bidir bool `json:"bidir"`
+	// Imm is true when immediate data is sent with each message.
+	Imm bool `json:"imm"`
+	// Atomic names the atomic operation ("fetch_add", "cmp_swap"), if any.
+	Atomic string `json:"atomic,omitempty"`
+	// GIDIndex is the GID table index used for addressing.
+	GIDIndex int `json:"gid_index"`
+	// Device is the local device name, e.g. "mlx5_0"; empty for TCP.
+	Device string `json:"device"`
+	// Port is the local device port number.
+	Port int `json:"port"`
+	// Extra holds workload-specific settings not covered above.
+	Extra map[string]string `json:"extra,omitempty"`
+}
+
+// Kind tells what a result measures, and so how it is tabulated.
+type Kind int
+
+const (
+	// KindUnknown is the zero Kind: the result is tabulated as latency when
+	// it has latency data, else as bandwidth.
+	KindUnknown Kind = iota
+	// Latency results carry per-operation latency samples or a histogram.
+	Latency
+	// Bandwidth results carry byte and operation counts over a time span.
+	Bandwidth
+)
+
+// String returns "latency", "bandwidth" or "unknown".
+func (k Kind) String() string {
+	switch k {
+	case Latency:
+		return "latency"
+	case Bandwidth:
+		return "bandwidth"
+	default:
+		return "unknown"
+	}
+}
+
+// MarshalText encodes the kind as its name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes a kind name written by MarshalText.
+func (k *Kind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "latency":
+		*k = Latency
+	case "bandwidth":
+		*k = Bandwidth
+	case "unknown", "":
+		*k = KindUnknown
+	default:
+		return fmt.Errorf("unknown result kind %q", b)
+	}
+	return nil
+}
+
+// Result is what the engine measured for one point. Every field is plain
+// data; [Summarize] derives the statistics.
+type Result struct {
+	Params
+
+	// Kind tells whether this is a latency or a bandwidth result.
+	Kind Kind `json:"kind"`
+
+	// SamplesNS holds the raw latency samples in nanoseconds (iteration
+	// mode). When non-empty, latency statistics are computed exactly from
+	// it. May be nil.
+	SamplesNS []int64 `json:"-"`
+	// Hist is the latency histogram in nanoseconds (duration mode), used
+	// when SamplesNS is empty. May be nil; when both are empty the result
+	// has no latency statistics. Build it with a [LatencyRecorder].
+	Hist *hdrhistogram.Histogram `json:"-"`
+	// Moments holds the exact count, min, max, mean and deviation of the
+	// values recorded in Hist, kept by a [LatencyRecorder] alongside it.
+	// When nil, those figures are derived from Hist (3 significant digits).
+	Moments *Moments `json:"-"`
+	// OutOfRange counts latency samples that could not be recorded in Hist
+	// (below 1 ns or above 1 hour); they are in no statistic.
+	OutOfRange int64 `json:"out_of_range"`
+
+	// Bytes is the payload moved, in bytes (as the engine counts it for
+	// bidirectional tests: both directions).
+	Bytes uint64 `json:"bytes"`
+	// Ops is the number of completed operations (messages).
+	Ops uint64 `json:"ops"`
+	// ElapsedNS is the time from the first post to the last completion in
+	// nanoseconds, the denominator of bandwidth and message rate; 0 when
+	// unknown.
+	ElapsedNS int64 `json:"elapsed_ns"`
+	// PeakBandwidthGbps is the engine's peak bandwidth in 10^9 bit/s, 0 if
+	// unknown.
+	PeakBandwidthGbps float64 `json:"peak_bandwidth_gbps"`
+
+	// CPU is the CPU usage of both sides during the measurement.
+	CPU CPUPair `json:"cpu"`
+
+	// Server holds the server side's own figures, when it reported them.
+	// If CPU.Remote is nil, Server.CPU.Local is used as the remote usage.
+	Server *Result `json:"-"`
+}

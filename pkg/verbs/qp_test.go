@@ -214,12 +214,13 @@ func TestRCSend(t *testing.T) {
 func TestUCWriteAndSend(t *testing.T) {
 	p := newPair(t, verbs.UC, true, verbs.AccessRemoteWrite)
 	fill(p.a.buf.Bytes()[:2048], 17)
-	if err := p.a.qp.PostSend(verbs.SendWR{ID: 1, Op: verbs.OpWriteImm, Local: p.a.mr, Length: 2048, Imm: 77,
-		RemoteAddr: p.b.mr.Addr(), RKey: p.b.mr.RKey(), Signaled: true}); err != nil {
+	// Write with immediate consumes a receive on the target; UC drops a
+	// message that finds none, so it is posted first.
+	if err := p.b.qp.PostRecv(5, p.b.mr, 4096, 0); err != nil {
 		t.Fatal(err)
 	}
-	// Write with immediate consumes a receive on the target.
-	if err := p.b.qp.PostRecv(5, p.b.mr, 4096, 0); err != nil {
+	if err := p.a.qp.PostSend(verbs.SendWR{ID: 1, Op: verbs.OpWriteImm, Local: p.a.mr, Length: 2048, Imm: 77,
+		RemoteAddr: p.b.mr.Addr(), RKey: p.b.mr.RKey(), Signaled: true}); err != nil {
 		t.Fatal(err)
 	}
 	wait(t, p.a.cq, verbs.WCRDMAWrite)
@@ -238,11 +239,11 @@ func TestUDSend(t *testing.T) {
 }
 
 func TestRemoteAccessErrorIsTyped(t *testing.T) {
-	// The target grants no remote write: the write must fail with a typed,
-	// readable work-completion error.
-	p := newPair(t, verbs.RC, false, verbs.AccessRemoteRead)
+	// A write with a key the target never handed out must fail with a
+	// typed, readable work-completion error.
+	p := newPair(t, verbs.RC, false, verbs.AccessRemoteWrite)
 	if err := p.a.qp.PostSend(verbs.SendWR{ID: 11, Op: verbs.OpWrite, Local: p.a.mr, Length: 64,
-		RemoteAddr: p.b.mr.Addr(), RKey: p.b.mr.RKey(), Signaled: true}); err != nil {
+		RemoteAddr: p.b.mr.Addr(), RKey: p.b.mr.RKey() ^ 0x5a5a00, Signaled: true}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := p.a.cq.WaitOne(10 * time.Second)

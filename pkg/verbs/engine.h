@@ -1,0 +1,116 @@
+// The measured data path: post, poll, wait for the peer's byte and take
+// timestamps, all in C, one call per run or per batch of samples.
+#ifndef RDMA_BENCH_ENGINE_H
+#define RDMA_BENCH_ENGINE_H
+
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+enum rb_verb {
+	RB_WRITE = 0,
+	RB_WRITE_IMM = 1,
+	RB_READ = 2,
+	RB_SEND = 3,
+	RB_FADD = 4,
+	RB_CSWAP = 5,
+};
+
+// Why a call returned.
+enum rb_status {
+	RB_OK = 0,        // the requested count is done
+	RB_FULL = 1,      // the sample buffer is full: call again
+	RB_DEADLINE = 2,  // the deadline passed
+	RB_STOPPED = 3,   // rb_engine_stop was called
+	RB_IDLE = 4,      // no progress for idle_timeout_ns: the peer is gone
+	RB_WC_ERROR = 5,  // a work completion failed: see wc_*
+	RB_VERB_ERROR = 6 // a verb failed: see err_verb and err_errno
+};
+
+struct rb_eqp {
+	struct ibv_qp *qp;
+	uint64_t laddr;     // local source/sink of this QP's operations
+	uint32_t lkey;
+	uint64_t raddr;     // peer memory (RDMA and atomics)
+	uint32_t rkey;
+	uint64_t recv_addr; // where receives land
+	uint32_t recv_len;
+	uint32_t recv_lkey;
+	struct ibv_ah *ah;  // UD
+	uint32_t remote_qpn;
+	// Run-time state, kept across calls.
+	uint64_t posted;    // send WRs posted
+	uint64_t completed; // send WRs known complete
+	uint64_t recv_outstanding;
+	struct ibv_send_wr *wrs; // post_list WRs, linked
+	struct ibv_sge *sges;
+};
+
+struct rb_engine {
+	// Configuration.
+	int verb;
+	int events;
+	uint32_t size;
+	uint32_t tx_depth;
+	uint32_t rx_depth;
+	uint32_t cq_mod;
+	uint32_t post_list;
+	uint32_t inline_size; // post inline when size <= inline_size
+	uint32_t ud;          // 1 for UD: receives carry a 40-byte GRH
+	uint64_t compare_add, swap;
+	int64_t idle_timeout_ns;
+	struct ibv_cq *cq;
+	struct ibv_comp_channel *channel;
+	int nqps;
+	struct rb_eqp *qps;
+
+	// Sample buffer: latency post times, or bandwidth (time, ops) pairs.
+	int64_t *ts;
+	uint64_t *counts;
+	uint64_t cap;
+	uint64_t len;
+
+	// Run-time state, kept across calls.
+	volatile int stop;      // abort: return RB_STOPPED at once
+	volatile int recv_stop; // the peer sent its last message
+	uint64_t seq;         // ping-pong iterations done
+	uint64_t recvd;       // receive completions
+	uint64_t unacked;     // completion events not yet acknowledged
+	uint64_t rr;          // round-robin cursor over QPs
+	int64_t first_post_ns;
+	int64_t last_comp_ns;
+
+	// Failure details.
+	uint32_t wc_status, wc_opcode, wc_vendor_err;
+	uint64_t wc_wr_id;
+	const char *err_verb;
+	int err_errno;
+};
+
+int rb_engine_prepare(struct rb_engine *e);
+void rb_engine_free(struct rb_engine *e);
+void rb_engine_stop(struct rb_engine *e);
+void rb_engine_stop_recv(struct rb_engine *e);
+
+// RB_FOREVER as a count means open-ended: until the deadline (sending) or
+// until rb_engine_stop_recv (receiving).
+#define RB_FOREVER UINT64_MAX
+int rb_engine_post_recvs(struct rb_engine *e);
+
+// Latency. rb_ping runs up to n timed iterations (or until deadline_ns,
+// when non-zero) and writes one post timestamp per iteration into ts plus a
+// final arrival timestamp at ts[len]. With record=0 nothing is stored
+// (warm-up). rb_pong answers n pings.
+int rb_ping(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record);
+int rb_pong(struct rb_engine *e, uint64_t n);
+
+// Bandwidth. rb_stream posts n_send operations per QP (RB_FOREVER: until
+// deadline_ns) and receives n_recv messages per QP (RB_FOREVER: until the
+// send side is done, or, for a receive-only call, until
+// rb_engine_stop_recv), recording (time, completed operations) at every
+// signalled completion.
+int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t deadline_ns, int record);
+
+int64_t rb_now_ns(void);
+int64_t rb_clock_cost_ps(uint64_t n);
+
+#endif

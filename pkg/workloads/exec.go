@@ -1,0 +1,227 @@
+package workloads
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+)
+
+// errInterrupted is returned by a loop stopped before its end.
+var errInterrupted = errors.New("interrupted")
+
+// workerResult is what one worker thread measured.
+type workerResult struct {
+	samples  []int64                 // latency, iteration mode
+	rec      *report.LatencyRecorder // latency, duration mode
+	ops      uint64
+	firstNS  int64
+	lastNS   int64
+	peak     peakTracker
+	received uint64
+	err      error
+}
+
+// pinThread locks the goroutine to its OS thread and, with cpu >= 0,
+// the thread to that CPU. The caller must unlock the thread.
+func pinThread(cpu int) error {
+	runtime.LockOSThread()
+	if cpu < 0 {
+		return nil
+	}
+	var set unix.CPUSet
+	set.Set(cpu % runtime.NumCPU())
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return &pinError{cpu: cpu, err: err}
+	}
+	return nil
+}
+
+type pinError struct {
+	cpu int
+	err error
+}
+
+func (e *pinError) Error() string { return "pinning to cpu " + itoa(e.cpu) + ": " + e.err.Error() }
+func (e *pinError) Unwrap() error { return e.err }
+
+// runWorkers runs every worker on its own locked thread: the active part,
+// then, once all active parts are over and activeDone has run, the passive
+// part. activeDone gets the first active error (nil when all went well).
+func (s *session) runWorkers(activeDone func(error)) []workerResult {
+	ws := s.node.workers
+	results := make([]workerResult, len(ws))
+	var active, all sync.WaitGroup
+	active.Add(len(ws))
+	all.Add(len(ws))
+	release := make(chan struct{})
+	for i, wk := range ws {
+		go func() {
+			defer all.Done()
+			defer runtime.UnlockOSThread()
+			r := &results[i]
+			cpu := -1
+			if s.cfg.CPU >= 0 {
+				cpu = s.cfg.CPU + i
+			}
+			if r.err = pinThread(cpu); r.err == nil {
+				r.err = s.active(wk, r)
+			}
+			active.Done()
+			<-release
+			if r.err == nil {
+				r.err = s.passive(wk, r)
+			}
+		}()
+	}
+	active.Wait()
+	var first error
+	for _, r := range results {
+		if r.err != nil {
+			first = r.err
+			break
+		}
+	}
+	activeDone(first)
+	close(release)
+	all.Wait()
+	return results
+}
+
+// active runs a worker's initiating part: the ping loop or the sends.
+func (s *session) active(wk *worker, r *workerResult) error {
+	switch {
+	case s.plan.ping:
+		return s.ping(wk, r)
+	case s.plan.send:
+		return s.stream(wk, r)
+	}
+	return nil
+}
+
+// passive answers the peer until it is done: pongs, or receives.
+func (s *session) passive(wk *worker, r *workerResult) error {
+	var st verbs.Status
+	var err error
+	switch {
+	case s.plan.pong:
+		st, err = wk.eng.Pong(verbs.Forever)
+		if err == nil && st == verbs.StatusStopped && s.aborted() {
+			err = errInterrupted
+		}
+	case s.plan.recv:
+		// Receive until the peer's last message (after our own sends,
+		// when bidirectional).
+		st, err = wk.eng.Stream(0, verbs.Forever, 0, false)
+		if err == nil && st == verbs.StatusStopped {
+			err = errInterrupted
+		}
+	}
+	r.received = wk.eng.Received()
+	return err
+}
+
+func (s *session) ping(wk *worker, r *workerResult) error {
+	c, eng := s.cfg, wk.eng
+	if c.Warmup > 0 {
+		st, err := eng.Ping(uint64(c.Warmup), 0, false)
+		if err != nil {
+			return err
+		}
+		if st == verbs.StatusStopped {
+			return errInterrupted
+		}
+	}
+	deadline, remaining := int64(0), uint64(c.Iterations)
+	if c.Duration > 0 {
+		deadline, remaining = verbs.Now()+c.Duration.Nanoseconds(), verbs.Forever
+		r.rec = report.NewLatencyRecorder()
+	} else {
+		r.samples = make([]int64, 0, c.Iterations)
+	}
+	var chunk []int64
+	for {
+		st, err := eng.Ping(remaining, deadline, true)
+		ts, _ := eng.Samples()
+		chunk = chunk[:0]
+		for i := 0; i+1 < len(ts); i++ {
+			d := ts[i+1] - ts[i]
+			if s.plan.halve {
+				d /= 2
+			}
+			chunk = append(chunk, d)
+		}
+		eng.ResetSamples()
+		if r.rec != nil {
+			r.rec.RecordChunk(chunk)
+		} else {
+			r.samples = append(r.samples, chunk...)
+			remaining -= uint64(len(chunk))
+		}
+		switch {
+		case err != nil:
+			return err
+		case st == verbs.StatusStopped:
+			return errInterrupted
+		case st != verbs.StatusFull:
+			return nil
+		}
+	}
+}
+
+func (s *session) stream(wk *worker, r *workerResult) error {
+	c, eng := s.cfg, wk.eng
+	nRecv := uint64(0)
+	if s.plan.recv {
+		nRecv = verbs.Forever
+	}
+	if c.Warmup > 0 {
+		st, err := eng.Stream(uint64(c.Warmup), nRecv, 0, false)
+		if err != nil {
+			return err
+		}
+		if st == verbs.StatusStopped {
+			return errInterrupted
+		}
+	}
+	eng.ResetTiming()
+	base := eng.Completed()
+	deadline, nSend := int64(0), uint64(c.Warmup+c.Iterations)
+	if c.Duration > 0 {
+		deadline, nSend = verbs.Now()+c.Duration.Nanoseconds(), verbs.Forever
+	}
+	r.peak = newPeakTracker(s.peakWindow(), c.Size)
+	defer func() {
+		r.ops = eng.Completed() - base
+		r.firstNS, r.lastNS = eng.FirstPostNS(), eng.LastCompletionNS()
+	}()
+	for {
+		st, err := eng.Stream(nSend, nRecv, deadline, true)
+		ts, counts := eng.Samples()
+		for i := range counts {
+			r.peak.add(ts[i], counts[i])
+		}
+		eng.ResetSamples()
+		switch {
+		case err != nil:
+			return err
+		case st == verbs.StatusStopped:
+			return errInterrupted
+		case st != verbs.StatusFull:
+			return nil
+		}
+	}
+}
+
+// peakWindow is how many signalled completions one peak window spans:
+// a twentieth of the run's in iteration mode, 64 in duration mode.
+func (s *session) peakWindow() int {
+	if s.cfg.Duration > 0 {
+		return 64
+	}
+	return max(1, s.cfg.Iterations/s.cfg.CQMod/20)
+}

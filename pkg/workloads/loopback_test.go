@@ -1,0 +1,115 @@
+package workloads
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+)
+
+// matrix is every workload over every transport it supports, in both
+// completion modes, with the variants that change the engine's path.
+func matrix() []Config {
+	var out []Config
+	for _, w := range table {
+		for _, tr := range w.Transports {
+			for _, ev := range []bool{false, true} {
+				c := Defaults()
+				c.Workload, c.Transport, c.Events, c.Validate = w.Name, tr, ev, true
+				c.Iterations, c.Warmup = 40, 5
+				c.Size = 1024
+				if w.Latency() {
+					c.Size = 64
+				}
+				if w.Op == OpAtomic {
+					c.Size = 8
+				}
+				if !w.Latency() {
+					c.TxDepth, c.CQMod = 16, 4
+				}
+				out = append(out, c)
+				if w.Op == OpAtomic && !ev {
+					cs := c
+					cs.Atomic = "cswap"
+					out = append(out, cs)
+				}
+				if !w.Latency() && w.Op != OpAtomic && !ev {
+					b := c
+					b.Bidir = true
+					out = append(out, b)
+				}
+				if w.Op == OpWrite && !ev {
+					im := c
+					im.Imm = true
+					out = append(out, im)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func name(c Config) string {
+	s := fmt.Sprintf("%s/%s/%s", c.Workload, c.Transport, c.Completion())
+	if c.Bidir {
+		s += "/bidir"
+	}
+	if c.Imm {
+		s += "/imm"
+	}
+	if c.Atomic != "" {
+		s += "/" + c.Atomic
+	}
+	return s
+}
+
+func TestLoopbackMatrix(t *testing.T) {
+	dev := testenv.Device(t)
+	for _, c := range matrix() {
+		c.Device = dev
+		t.Run(name(c), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := Loopback(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, c, res)
+		})
+	}
+}
+
+func checkResult(t *testing.T, c Config, res *report.Result) {
+	t.Helper()
+	w, _ := Lookup(c.Workload)
+	if res.Workload != c.Workload || res.Transport != c.Transport || res.Completion != c.Completion() {
+		t.Errorf("result params %s/%s/%s", res.Workload, res.Transport, res.Completion)
+	}
+	if res.CPU.Local == nil || res.CPU.Remote == nil {
+		t.Errorf("cpu figures missing: local %v remote %v", res.CPU.Local, res.CPU.Remote)
+	}
+	if w.Latency() {
+		if len(res.SamplesNS) != c.Iterations {
+			t.Fatalf("%d latency samples, want %d", len(res.SamplesNS), c.Iterations)
+		}
+		for i, s := range res.SamplesNS {
+			if s <= 0 {
+				t.Fatalf("sample %d is %d ns", i, s)
+			}
+		}
+		return
+	}
+	want := uint64(c.Iterations * c.QPs)
+	if c.Bidir {
+		want *= 2
+	}
+	if res.Ops != want || res.Bytes != want*uint64(c.Size) {
+		t.Errorf("ops %d bytes %d, want %d and %d", res.Ops, res.Bytes, want, want*uint64(c.Size))
+	}
+	if res.ElapsedNS <= 0 {
+		t.Errorf("elapsed %d ns", res.ElapsedNS)
+	}
+}

@@ -1,0 +1,71 @@
+package workloads
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// ParseSize parses a message size: a count of bytes with an optional
+// binary suffix K, M or G (1024-based, optionally followed by "B" or
+// "iB"): 2, 64, 4K, 1M, 8MiB.
+func ParseSize(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	u := strings.ToUpper(t)
+	u = strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B")
+	shift := 0
+	switch {
+	case strings.HasSuffix(u, "K"):
+		shift = 10
+	case strings.HasSuffix(u, "M"):
+		shift = 20
+	case strings.HasSuffix(u, "G"):
+		shift = 30
+	}
+	if shift > 0 {
+		u = u[:len(u)-1]
+	}
+	n, err := strconv.ParseUint(u, 10, 63)
+	if err != nil || u == "" {
+		return 0, fmt.Errorf("size %q: want a number of bytes such as 64, 4K or 1M", s)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("size %q: must be at least 1 byte", s)
+	}
+	if bits.Len64(n)+shift > 31 {
+		return 0, fmt.Errorf("size %q: larger than 1G", s)
+	}
+	return int(n << shift), nil
+}
+
+// ParseSizes parses a comma-separated list of sizes, naming the bad token.
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	for _, tok := range strings.Split(s, ",") {
+		n, err := ParseSize(tok)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// SweepSizes returns the powers of two from min to max inclusive, as
+// perftest's -a does from 2 B to 8 MiB.
+func SweepSizes(min, max int) ([]int, error) {
+	if min < 1 || max < min {
+		return nil, fmt.Errorf("sweep bounds %d..%d: need 1 <= min <= max", min, max)
+	}
+	var out []int
+	for s := 1; s <= max; s <<= 1 {
+		if s >= min {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sweep bounds %d..%d hold no power of two", min, max)
+	}
+	return out, nil
+}

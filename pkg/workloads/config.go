@@ -29,6 +29,9 @@ type Config struct {
 	Imm        bool   // RDMA WRITE with immediate
 	Atomic     string // fadd or cswap
 	Validate   bool   // pattern payloads and check them after the run
+	// More tells a one-shot server that another run (the next size of a
+	// sweep) follows this one.
+	More bool
 
 	// Local settings: not sent to the peer.
 	Device   string
@@ -285,7 +288,22 @@ func (c *Config) peerParams() map[string]string {
 		"cq_mod": strconv.Itoa(c.CQMod), "post_list": strconv.Itoa(c.PostList),
 		"qps": strconv.Itoa(c.QPs), "threads": strconv.Itoa(c.Threads),
 		"bidir": b(c.Bidir), "imm": b(c.Imm), "atomic": c.Atomic, "validate": b(c.Validate),
+		"more": b(c.More),
 	}
+}
+
+// ParamsOf returns the shared parameters named by keys (the flags set on
+// a server's command line), in the handshake's form, for Server.Explicit.
+// Keys that are not shared parameters are ignored.
+func (c *Config) ParamsOf(keys []string) map[string]string {
+	all := c.peerParams()
+	out := map[string]string{}
+	for _, k := range keys {
+		if v, ok := all[k]; ok && k != "more" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // applyPeerParams sets c's shared parameters from a client's handshake.
@@ -311,6 +329,7 @@ func (c *Config) applyPeerParams(p map[string]string) error {
 	c.TxDepth, c.RxDepth, c.CQMod, c.PostList = atoi("tx_depth"), atoi("rx_depth"), atoi("cq_mod"), atoi("post_list")
 	c.QPs, c.Threads = atoi("qps"), atoi("threads")
 	c.Bidir, c.Imm, c.Validate = boolean("bidir"), boolean("imm"), boolean("validate")
+	c.More = p["more"] == "true"
 	if d, e := time.ParseDuration(p["duration"]); e == nil {
 		c.Duration = d
 	} else if err == nil {

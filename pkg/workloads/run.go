@@ -66,9 +66,9 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener, persistent b
 		if err != nil {
 			return err
 		}
-		err = sv.serveOne(ctx, conn)
+		more, err := sv.serveOne(ctx, conn)
 		conn.Close()
-		if !persistent {
+		if !persistent && (err != nil || !more) {
 			return err
 		}
 		if err != nil {
@@ -82,25 +82,27 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener, persistent b
 	}
 }
 
-func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn) error {
+// serveOne serves one run; more reports that the client announced
+// another (the next size of a sweep).
+func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn) (more bool, err error) {
 	peer, err := conn.Handshake(exchange.RoleServer, sv.Explicit)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cfg := sv.Base
 	if err := cfg.applyPeerParams(peer); err != nil {
 		conn.SendError(err)
-		return err
+		return false, err
 	}
 	w, err := cfg.Normalize()
 	if err != nil {
 		err = fmt.Errorf("client asked for an invalid run: %w", err)
 		conn.SendError(err)
-		return err
+		return false, err
 	}
 	s := &session{cfg: &cfg, w: w, role: server, conn: conn}
 	_, err = s.run(ctx)
-	return err
+	return cfg.More, err
 }
 
 // Loopback runs both sides in this process, on one device, connected over
@@ -125,6 +127,7 @@ func Loopback(ctx context.Context, cfg Config) (*report.Result, error) {
 	defer cancel()
 	srvErr := make(chan error, 1)
 	go func() { srvErr <- sv.Serve(ctx, ln, false) }()
+	cfg.More = false
 	res, err := RunClient(ctx, cfg, "127.0.0.1", ln.Port())
 	if err != nil {
 		cancel()

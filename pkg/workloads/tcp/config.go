@@ -82,6 +82,14 @@ func Defaults() Config {
 
 // Normalize validates c and fills in defaults.
 func (c *Config) Normalize() error {
+	if err := c.normalizeShared(); err != nil {
+		return err
+	}
+	return c.normalizeLocal()
+}
+
+// normalizeShared checks the parameters both sides agree on.
+func (c *Config) normalizeShared() error {
 	switch c.Workload {
 	case Lat, Bw:
 	default:
@@ -120,6 +128,11 @@ func (c *Config) Normalize() error {
 			c.Warmup = min(maxWarmupDefault, max(1, c.Iterations/10))
 		}
 	}
+	return nil
+}
+
+// normalizeLocal checks the local settings.
+func (c *Config) normalizeLocal() error {
 	if c.IdleTimeout < 0 {
 		return fmt.Errorf("idle timeout %v: must be positive", c.IdleTimeout)
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
+
+func init() {
+	register("server", "wait for a client and run the server side of its workload", runServer)
+}
+
+// sharedFlags maps the flags a client also sends to their handshake keys.
+var sharedFlags = map[string]string{
+	"connection": "transport", "size": "size", "iters": "iterations", "duration": "duration",
+	"warmup": "warmup", "tx-depth": "tx_depth", "rx-depth": "rx_depth", "cq-mod": "cq_mod",
+	"post-list": "post_list", "qp": "qps", "threads": "threads", "events": "completion",
+	"bidir": "bidir", "imm": "imm", "atomic": "atomic", "validate": "validate",
+}
+
+func runServer(args []string) error {
+	fs := newFlagSet("server")
+	var b benchFlags
+	addBenchFlags(fs, &b)
+	persistent := fs.BoolP("persistent", "P", false, "serve one run after another until interrupted")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageError("unexpected argument %q", fs.Arg(1))
+	}
+	if b.rdmaCM {
+		return usageError("--rdma-cm: connecting with rdma_cm is not available in this build")
+	}
+	if b.all {
+		return usageError("-a belongs on the client: the server follows the client's sizes")
+	}
+	cfg := b.cfg
+	var err error
+	if cfg.Duration, err = b.duration(); err != nil {
+		return err
+	}
+	if b.size != "" {
+		if cfg.Size, err = workloads.ParseSize(b.size); err != nil {
+			return usageError("-s: %v", err)
+		}
+	}
+	var keys []string
+	fs.Visit(func(f *pflag.Flag) {
+		if k, ok := sharedFlags[f.Name]; ok {
+			keys = append(keys, k)
+		}
+	})
+	if fs.NArg() == 1 {
+		// An optional workload name pins what clients may run.
+		cfg.Workload = fs.Arg(0)
+		if _, err := workloads.Lookup(cfg.Workload); err != nil {
+			return usageError("%v", err)
+		}
+		keys = append(keys, "workload")
+	}
+	ln, err := exchange.Listen(b.bind, b.port)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sv := &workloads.Server{Base: cfg, Explicit: cfg.ParamsOf(keys), Log: os.Stderr}
+	err = sv.Serve(ctx, ln, *persistent)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,170 @@
+package tcp
+
+import (
+	"fmt"
+
+	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+)
+
+// latChunk is how many latency samples duration mode buffers before
+// folding them into its histogram.
+const latChunk = 4096
+
+// phaseTimed names the barrier between warm-up and the timed phase.
+const phaseTimed = "timed"
+
+// side is what both ends of a run share: the data socket, the control
+// connection, one message buffer, and the timed phase's figures on this
+// side's own clock.
+type side struct {
+	cfg  Config
+	s    *sock
+	ctrl *exchange.Conn
+	buf  []byte
+	ack  [8]byte // tcp_bw: the server's count of bytes received
+
+	cpu0, cpu1 report.CPUSample
+	timed      bool   // the timed phase began (cpu0 and start are set)
+	ended      bool   // cpu1 is set
+	done       uint64 // timed iterations (tcp_lat) or messages (tcp_bw)
+	start, end int64  // the timed phase, from now
+}
+
+func newSide(cfg Config, s *sock, ctrl *exchange.Conn) side {
+	return side{cfg: cfg, s: s, ctrl: ctrl, buf: make([]byte, cfg.Size)}
+}
+
+// client is the measuring side: it sends, and times.
+type client struct {
+	side
+	reply []byte // tcp_lat: the echo
+	// tcp_lat: one timestamp per iteration, taken before its send (and
+	// one after the last reply): N+1 in iteration mode, a chunk in
+	// duration mode, turned into half round trips in place.
+	ts      []int64
+	samples []int64                 // iteration mode
+	rec     *report.LatencyRecorder // duration mode
+	// received is the byte count the server acknowledged (tcp_bw).
+	received uint64
+}
+
+func newClient(cfg Config, s *sock, ctrl *exchange.Conn) *client {
+	c := &client{side: newSide(cfg, s, ctrl)}
+	for i := range c.buf {
+		c.buf[i] = byte(i)
+	}
+	if cfg.Workload == Lat {
+		c.reply = make([]byte, cfg.Size)
+		if cfg.Iterations > 0 {
+			c.ts = make([]int64, cfg.Iterations+1)
+		} else {
+			c.ts = make([]int64, latChunk+1)
+			c.rec = report.NewLatencyRecorder()
+		}
+	}
+	return c
+}
+
+func (c *client) measure() error {
+	if c.cfg.Workload == Lat {
+		return c.lat()
+	}
+	return c.bw()
+}
+
+// beginTimed meets the server after warm-up, then samples the CPU and
+// starts the clock. The server samples before the barrier, so neither
+// sample delays the first timed message.
+func (c *client) beginTimed() error {
+	if err := c.ctrl.Barrier(phaseTimed); err != nil {
+		return err
+	}
+	var err error
+	if c.cpu0, err = report.SampleCPU(); err != nil {
+		return err
+	}
+	c.start, c.timed = now(), true
+	return nil
+}
+
+// endTimed samples the CPU at the end of the timed phase (or when it is
+// cut short), once.
+func (s *side) endTimed() error {
+	if !s.timed || s.ended {
+		return nil
+	}
+	var err error
+	s.cpu1, err = report.SampleCPU()
+	s.ended = err == nil
+	return err
+}
+
+// server is the answering side: it echoes (tcp_lat) or sinks (tcp_bw)
+// and reports what it saw.
+type server struct {
+	side
+	bytes  uint64 // timed payload received
+	hooked bool   // a test hook is set
+}
+
+func newServer(cfg Config, s *sock, ctrl *exchange.Conn) *server {
+	return &server{side: newSide(cfg, s, ctrl), hooked: cfg.failAfter > 0 || cfg.silentAfter > 0}
+}
+
+func (v *server) measure() error {
+	if v.cfg.Workload == Lat {
+		return v.lat()
+	}
+	return v.bw()
+}
+
+// beginTimed samples the CPU, then meets the client: see client.beginTimed.
+func (v *server) beginTimed() error {
+	var err error
+	if v.cpu0, err = report.SampleCPU(); err != nil {
+		return err
+	}
+	if err := v.ctrl.Barrier(phaseTimed); err != nil {
+		return err
+	}
+	v.start, v.timed = now(), true
+	return nil
+}
+
+// testHook plays a failing server in tests: it closes the data socket
+// after failAfter timed messages, or stops answering after silentAfter.
+func (v *server) testHook() (silent bool, err error) {
+	n := int(v.done)
+	if v.cfg.Workload == Bw {
+		n = int(v.bytes / uint64(v.cfg.Size))
+	}
+	if v.cfg.failAfter > 0 && n >= v.cfg.failAfter {
+		v.s.close()
+		return false, fmt.Errorf("test: closed the data connection after %d messages", n)
+	}
+	return v.cfg.silentAfter > 0 && n >= v.cfg.silentAfter, nil
+}
+
+// serverReport is what the server sends back in its exchange Result.
+type serverReport struct {
+	// CPU is the server's usage over its timed phase.
+	CPU report.CPUUsage `json:"cpu"`
+	// Ops is the timed iterations answered (tcp_lat) or messages
+	// received (tcp_bw, bytes / size).
+	Ops uint64 `json:"ops"`
+	// Bytes is the timed payload moved: both directions for tcp_lat, as
+	// received for tcp_bw.
+	Bytes uint64 `json:"bytes"`
+	// ElapsedNS is, on the server's clock, the timed phase (tcp_lat) or
+	// the first timed byte received to the last (tcp_bw).
+	ElapsedNS int64 `json:"elapsed_ns"`
+}
+
+func (v *server) report() serverReport {
+	r := serverReport{Ops: v.done, Bytes: v.bytes, ElapsedNS: v.end - v.start}
+	if v.ended {
+		r.CPU = v.cpu1.Since(v.cpu0)
+	}
+	return r
+}

@@ -99,7 +99,8 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	peerErr := <-peerDone
 	cpu1, _ := report.SampleCPU()
 	runErr := firstError(results)
-	if runErr == nil && peerErr != nil {
+	// A loop stopped because the peer failed or vanished reports why.
+	if peerErr != nil && (runErr == nil || (errors.Is(runErr, errInterrupted) && ctx.Err() == nil)) {
 		runErr = peerErr
 	}
 	if errors.Is(runErr, errInterrupted) && ctx.Err() != nil {

@@ -1,0 +1,42 @@
+# rdma-bench. `make test` runs the unit tests on this host, then the RDMA
+# integration tests on soft-RoCE (in a QEMU VM when the host has no RDMA).
+# `make bench` runs the main job: the RDMA-versus-TCP suite.
+GO ?= go
+BIN := rdma-bench
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: all build deps test unit integration vet fuzz bench bench-vs-perftest clean
+
+all: build
+
+# Debian/Ubuntu packages the build and the tests need.
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/rdma-bench
+
+vet:
+	@test -z "$$(gofmt -l cmd pkg internal)" || { gofmt -l cmd pkg internal; echo "gofmt needed"; exit 1; }
+	$(GO) vet ./...
+
+unit: deps vet
+	$(GO) test -race -count=1 ./...
+
+integration: deps
+	scripts/integration.sh
+
+test: unit integration
+
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./pkg/exchange
+
+bench: build
+	scripts/bench.sh
+
+bench-vs-perftest: build
+	scripts/bench-vs-perftest.sh
+
+clean:
+	rm -rf $(BIN) .build

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary returns the rdma-bench binary: $RDMA_BENCH_BIN, or one built for
+// the tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	if b := os.Getenv("RDMA_BENCH_BIN"); b != "" {
+		return b
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "rdma-bench-test")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "rdma-bench")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// result is one finished command.
+type result struct {
+	code   int
+	stdout string
+	stderr string
+}
+
+func run(t *testing.T, timeout time.Duration, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("rdma-bench %s: did not finish within %v\nstderr: %s", strings.Join(args, " "), timeout, errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// freePort returns a TCP port nobody listens on.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// startServer starts `rdma-bench server` and waits until it says it
+// listens (a probe connection would count as its one client).
+func startServer(t *testing.T, port string, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"server", "-p", port}, args...)...)
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		pw.Close()
+	})
+	buf := &syncBuffer{}
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			buf.WriteLine(sc.Text())
+			if strings.Contains(sc.Text(), "listening on") {
+				close(ready)
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("server did not listen on %s: %s", port, buf.String())
+	}
+	return cmd, buf
+}
+
+// syncBuffer collects a process's stderr lines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) WriteLine(l string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.WriteString(l + "\n")
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "nosuch", "--loopback"}, `unknown workload "nosuch"`},
+		{[]string{"run", "read_lat", "-c", "UD", "--loopback"}, "read_lat cannot run over UD"},
+		{[]string{"run", "atomic_bw", "-c", "UC", "--loopback"}, "atomic_bw cannot run over UC"},
+		{[]string{"run", "write_lat", "-s", "0", "--loopback"}, `size "0": must be at least 1 byte`},
+		{[]string{"run", "write_lat", "-s", "12Q", "--loopback"}, `size "12Q"`},
+		{[]string{"run", "atomic_lat", "-s", "16", "--loopback"}, "atomic operations move exactly 8 bytes"},
+		{[]string{"run", "write_lat", "-n", "-5", "--loopback"}, "iterations -5"},
+		{[]string{"run", "write_lat", "-n", "5", "-D", "2", "--loopback"}, "cannot go together"},
+		{[]string{"run", "send_lat", "-c", "UD", "-s", "8K", "--mtu", "1024", "--loopback"}, "must fit in one MTU"},
+		{[]string{"run", "write_lat", "-q", "2", "--loopback"}, "-q, --threads and -l must be 1"},
+		{[]string{"run", "write_bw", "-Q", "500", "-t", "100", "--loopback"}, "-Q 500"},
+		{[]string{"run", "read_lat", "--bidir", "--loopback"}, "--bidir applies to"},
+		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm`},
+		{[]string{"run", "write_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "cannot write output file"},
+		{[]string{"run", "write_lat"}, "name the server's host"},
+		{[]string{"devices", "-o", "yaml"}, `unknown --output "yaml"`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+	}
+	for _, c := range cases {
+		r := run(t, 30*time.Second, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("rdma-bench %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+	}
+}
+
+func TestConnectRefused(t *testing.T) {
+	port := freePort(t)
+	start := time.Now()
+	r := run(t, 30*time.Second, "run", "write_lat", "127.0.0.1", "-p", port)
+	want := "connect 127.0.0.1:" + port + ": connection refused"
+	if r.code == 0 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+	if time.Since(start) > 15*time.Second {
+		t.Errorf("refusal took %v", time.Since(start))
+	}
+}
+
+func TestDevices(t *testing.T) {
+	if len(testenv.Devices()) == 0 && !testenv.Required() {
+		r := run(t, 30*time.Second, "devices")
+		if r.code == 0 || !strings.Contains(r.stderr, "no RDMA device") || !strings.Contains(r.stderr, "softroce up") {
+			t.Fatalf("devices without a device: exit %d, %q", r.code, r.stderr)
+		}
+		return
+	}
+	dev := testenv.Device(t)
+	r := run(t, 30*time.Second, "devices", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("devices: exit %d: %s", r.code, r.stderr)
+	}
+	var devs []struct {
+		Name  string
+		Ports []struct {
+			State string
+			GIDs  []struct {
+				Type, GID string
+				Default   bool
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &devs); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range devs {
+		if d.Name != dev {
+			continue
+		}
+		for _, p := range d.Ports {
+			for _, g := range p.GIDs {
+				if g.Default && g.Type == "RoCE v2" && strings.HasPrefix(g.GID, "::ffff:") {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("devices does not list %s with a default RoCE v2 IPv4 GID:\n%s", dev, r.stdout)
+	}
+	if r := run(t, 30*time.Second, "run", "write_lat", "--loopback", "-d", "nosuch"); r.code == 0 || !strings.Contains(r.stderr, dev) {
+		t.Errorf("-d nosuch: exit %d, %q; want the devices that exist named", r.code, r.stderr)
+	}
+	if r := run(t, 30*time.Second, "run", "write_lat", "--loopback", "-x", "99"); r.code == 0 || !strings.Contains(r.stderr, "gid index 99 out of range") {
+		t.Errorf("-x 99: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestServerClientProcesses runs each workload as two processes.
+func TestServerClientProcesses(t *testing.T) {
+	testenv.Device(t)
+	cases := [][]string{
+		{"write_lat", "-n", "200"},
+		{"write_lat", "-n", "200", "-e"},
+		{"read_lat", "-n", "200"},
+		{"send_lat", "-n", "200", "-c", "UD", "-e"},
+		{"atomic_lat", "-n", "200", "-A", "cswap"},
+		{"write_bw", "-n", "500", "-s", "4K", "-q", "2", "--threads", "2"},
+		{"read_bw", "-n", "300", "-s", "4K", "-e"},
+		{"send_bw", "-n", "500", "-s", "4K", "-b"},
+		{"send_bw", "-D", "1", "-s", "1K", "-c", "UC"},
+		{"atomic_bw", "-n", "500"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c, " "), func(t *testing.T) {
+			port := freePort(t)
+			srv, _ := startServer(t, port)
+			r := run(t, 90*time.Second, append([]string{"run", c[0], "127.0.0.1", "-p", port, "--validate", "-o", "json"}, c[1:]...)...)
+			if r.code != 0 {
+				t.Fatalf("client: exit %d: %s", r.code, r.stderr)
+			}
+			var doc struct {
+				Results []struct {
+					Workload string
+					Cpu      struct{ Local, Remote *struct{} }
+				}
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+				t.Fatalf("json output: %v\n%s", err, r.stdout)
+			}
+			if len(doc.Results) != 1 || doc.Results[0].Workload != c[0] || doc.Results[0].Cpu.Remote == nil {
+				t.Fatalf("want one %s result with the server's cpu:\n%s", c[0], r.stdout)
+			}
+			done := make(chan error, 1)
+			go func() { done <- srv.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("server: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("server did not exit after its one run")
+			}
+		})
+	}
+}
+
+func TestParameterMismatchRefused(t *testing.T) {
+	testenv.Device(t)
+	port := freePort(t)
+	startServer(t, port, "-s", "64")
+	r := run(t, 30*time.Second, "run", "send_lat", "127.0.0.1", "-p", port, "-s", "128")
+	if r.code == 0 || !strings.Contains(r.stderr, "parameter mismatch: size: local 128, peer 64") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestPeerKilledMidRun kills the server during a long run: the client
+// must stop within a bounded time with an error, not hang.
+func TestPeerKilledMidRun(t *testing.T) {
+	testenv.Device(t)
+	for _, w := range []string{"write_bw", "write_lat"} {
+		t.Run(w, func(t *testing.T) {
+			port := freePort(t)
+			srv, _ := startServer(t, port)
+			go func() {
+				time.Sleep(8 * time.Second)
+				srv.Process.Kill()
+			}()
+			start := time.Now()
+			r := run(t, 60*time.Second, "run", w, "127.0.0.1", "-p", port, "-D", "40", "--idle-timeout", "5s")
+			if r.code == 0 {
+				t.Fatalf("client succeeded although the server was killed: %s", r.stdout)
+			}
+			if el := time.Since(start); el > 38*time.Second {
+				t.Errorf("client took %v to notice the dead server", el)
+			}
+			t.Logf("client error: %s", strings.TrimSpace(r.stderr))
+		})
+	}
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs the tests that need an RDMA device on soft-RoCE: directly when this
+# host has an RDMA device, otherwise inside the QEMU VM of vm/run.sh.
+#
+# The test binaries of every package whose tests use internal/testenv are
+# built here on the host, then run (with RDMA_BENCH_REQUIRE_DEVICE=1, so a
+# missing device fails instead of skipping) from their package directory.
+# The last line is "integration: N passed, N failed, N skipped".
+set -euo pipefail
+
+root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+cd "$root"
+out=.build/itest
+rm -rf "$out"
+mkdir -p "$out"
+
+# Packages whose tests import internal/testenv.
+mapfile -t pkgs < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
+	awk '{ for (i = 3; i <= NF; i++) if ($i ~ /internal\/testenv$/) { print $1 " " $2; next } }')
+runner="$out/run.sh"
+{
+	echo '#!/usr/bin/env bash'
+	echo 'set -u; rc=0'
+	for p in "${pkgs[@]}"; do
+		read -r ip dir <<<"$p"
+		name=$(echo "${ip#github.com/rdma-bench/rdma-bench/}" | tr / _)
+		go test -c -o "$out/$name.test" "$ip"
+		echo "echo '=== package $ip'"
+		echo "(cd '$dir' && '$root/$out/$name.test' -test.v -test.timeout 20m \"\$@\") || rc=1"
+	done
+	echo 'exit $rc'
+} >"$runner"
+chmod +x "$runner"
+go build -o .build/rdma-bench ./cmd/rdma-bench
+export RDMA_BENCH_BIN="$root/.build/rdma-bench"
+
+log="$out/log"
+status=0
+if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	echo "integration: using this host's RDMA devices: $(ls /sys/class/infiniband | tr '\n' ' ')"
+	RDMA_BENCH_REQUIRE_DEVICE=1 "$runner" "$@" 2>&1 | tee "$log" || status=$?
+else
+	echo "integration: no RDMA device on this host: running on soft-RoCE in a QEMU VM (vm/run.sh)"
+	vm/run.sh -- "$runner" "$@" 2>&1 | tee "$log" || status=$?
+fi
+passed=$(grep -c '^--- PASS' "$log" || true)
+failed=$(grep -c '^--- FAIL' "$log" || true)
+skipped=$(grep -c '^--- SKIP' "$log" || true)
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+	failed=1
+	echo "integration: the run failed outside any test (exit $status)"
+fi
+echo "integration: $passed passed, $failed failed, $skipped skipped"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]

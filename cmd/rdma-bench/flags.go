@@ -55,6 +55,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVar(&c.TClass, "tclass", 0, "traffic class (RoCE: DSCP and ECN)")
 	fs.IntVar(&c.CPU, "cpu", -1, "pin the measuring thread to this CPU (thread i to CPU+i)")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 10*time.Second, "give up when the peer makes no progress for this long")
+	fs.DurationVar(&c.ReportInterval, "report-interval", 0, "print live interval and cumulative figures on stderr at this period (e.g. 1s)")
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the connection exchange")
 	fs.StringVar(&b.bind, "bind", "", "server: address to listen on (default: all)")
 	fs.BoolVarP(&b.rdmaCM, "rdma-cm", "R", false, "connect queue pairs with rdma_cm (librdmacm)")

@@ -63,6 +63,7 @@ func runRun(args []string) error {
 	}
 	cfg := b.cfg
 	cfg.Workload = name
+	cfg.Progress = os.Stderr
 	if cfg.Duration, err = b.duration(); err != nil {
 		return err
 	}

@@ -379,7 +379,7 @@ int rb_ping(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record)
 	int r;
 	for (;;) {
 		int64_t t = rb_now_ns();
-		if (record && e->len == e->cap) {
+		if ((record && e->len == e->cap) || (e->yield_ns && t >= e->yield_ns)) {
 			e->ts[e->len] = t;
 			return RB_FULL;
 		}
@@ -453,8 +453,13 @@ int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t dea
 		int progress = 0;
 		if (stopped(e))
 			return RB_STOPPED;
-		if (sending && deadline_ns && rb_now_ns() >= deadline_ns)
-			sending = 0, hit_deadline = 1;
+		if (sending && (deadline_ns || e->yield_ns)) {
+			int64_t t = rb_now_ns();
+			if (deadline_ns && t >= deadline_ns)
+				sending = 0, hit_deadline = 1;
+			else if (e->yield_ns && t >= e->yield_ns)
+				return RB_FULL;
+		}
 		if (sending) {
 			sending = 0;
 			for (int i = 0; i < e->nqps; i++)

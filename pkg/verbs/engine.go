@@ -271,6 +271,11 @@ func (g *Engine) Samples() (ts []int64, counts []uint64) {
 	return ts, counts
 }
 
+// SetYield makes Ping and Stream return StatusFull once Now passes ns
+// (0: never), so the caller can report progress; the operations in flight
+// are not drained.
+func (g *Engine) SetYield(ns int64) { g.e.yield_ns = C.int64_t(ns) }
+
 // ResetSamples empties the sample buffer.
 func (g *Engine) ResetSamples() { g.e.len = 0 }
 

@@ -18,7 +18,7 @@ enum rb_verb {
 // Why a call returned.
 enum rb_status {
 	RB_OK = 0,        // the requested count is done
-	RB_FULL = 1,      // the sample buffer is full: call again
+	RB_FULL = 1,      // the sample buffer is full, or yield_ns passed: call again
 	RB_DEADLINE = 2,  // the deadline passed
 	RB_STOPPED = 3,   // rb_engine_stop was called
 	RB_IDLE = 4,      // no progress for idle_timeout_ns: the peer is gone
@@ -76,6 +76,7 @@ struct rb_engine {
 	uint64_t recvd;       // receive completions
 	uint64_t unacked;     // completion events not yet acknowledged
 	uint64_t rr;          // round-robin cursor over QPs
+	int64_t yield_ns;     // when non-zero, calls return RB_FULL at this time
 	int64_t first_post_ns;
 	int64_t last_comp_ns;
 

@@ -3,6 +3,7 @@ package workloads
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type Config struct {
 	CPU      int // -1: no pinning
 	// IdleTimeout bounds how long a loop waits without progress.
 	IdleTimeout time.Duration
+	// ReportInterval, when positive, prints the interval's and the
+	// cumulative figures of the first worker to Progress at that period.
+	ReportInterval time.Duration
+	Progress       io.Writer
 }
 
 // Defaults returns a Config with every default filled in and no workload.

@@ -69,7 +69,11 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 				cpu = s.cfg.CPU + i
 			}
 			if r.err = pinThread(cpu); r.err == nil {
-				r.err = s.active(wk, r)
+				var tk *ticker
+				if i == 0 {
+					tk = s.newTicker()
+				}
+				r.err = s.active(wk, r, tk)
 			}
 			active.Done()
 			<-release
@@ -93,12 +97,12 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 }
 
 // active runs a worker's initiating part: the ping loop or the sends.
-func (s *session) active(wk *worker, r *workerResult) error {
+func (s *session) active(wk *worker, r *workerResult, tk *ticker) error {
 	switch {
 	case s.plan.ping:
-		return s.ping(wk, r)
+		return s.ping(wk, r, tk)
 	case s.plan.send:
-		return s.stream(wk, r)
+		return s.stream(wk, r, tk)
 	}
 	return nil
 }
@@ -125,7 +129,7 @@ func (s *session) passive(wk *worker, r *workerResult) error {
 	return err
 }
 
-func (s *session) ping(wk *worker, r *workerResult) error {
+func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 	c, eng := s.cfg, wk.eng
 	if c.Warmup > 0 {
 		st, err := eng.Ping(uint64(c.Warmup), 0, false)
@@ -144,6 +148,7 @@ func (s *session) ping(wk *worker, r *workerResult) error {
 		r.samples = make([]int64, 0, c.Iterations)
 	}
 	var chunk []int64
+	tk.start(eng)
 	for {
 		st, err := eng.Ping(remaining, deadline, true)
 		ts, _ := eng.Samples()
@@ -162,6 +167,7 @@ func (s *session) ping(wk *worker, r *workerResult) error {
 			r.samples = append(r.samples, chunk...)
 			remaining -= uint64(len(chunk))
 		}
+		tk.latency(eng, chunk, s.cfg.Size)
 		switch {
 		case err != nil:
 			return err
@@ -173,7 +179,7 @@ func (s *session) ping(wk *worker, r *workerResult) error {
 	}
 }
 
-func (s *session) stream(wk *worker, r *workerResult) error {
+func (s *session) stream(wk *worker, r *workerResult, tk *ticker) error {
 	c, eng := s.cfg, wk.eng
 	nRecv := uint64(0)
 	if s.plan.recv {
@@ -199,6 +205,7 @@ func (s *session) stream(wk *worker, r *workerResult) error {
 		r.ops = eng.Completed() - base
 		r.firstNS, r.lastNS = eng.FirstPostNS(), eng.LastCompletionNS()
 	}()
+	tk.start(eng)
 	for {
 		st, err := eng.Stream(nSend, nRecv, deadline, true)
 		ts, counts := eng.Samples()
@@ -206,6 +213,7 @@ func (s *session) stream(wk *worker, r *workerResult) error {
 			r.peak.add(ts[i], counts[i])
 		}
 		eng.ResetSamples()
+		tk.bandwidth(eng, eng.Completed()-base, s.cfg.Size)
 		switch {
 		case err != nil:
 			return err

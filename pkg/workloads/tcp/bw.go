@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"time"
 )
 
 // tcp_bw: the client writes SIZE-byte messages back to back, then shuts
@@ -91,7 +90,7 @@ func (v *server) bw() error {
 		v.end = t
 		v.bytes += uint64(n)
 		if v.hooked {
-			if err := v.bwHook(); err != nil {
+			if err := v.testHook(); err != nil {
 				return err
 			}
 		}
@@ -108,14 +107,4 @@ func (v *server) bw() error {
 		return fmt.Errorf("received %d bytes, expected %d (%d messages of %d bytes)", v.bytes, n*uint64(size), n, size)
 	}
 	return v.endTimed()
-}
-
-// bwHook runs the test hook: a silent server stops reading.
-func (v *server) bwHook() error {
-	silent, err := v.testHook()
-	if silent {
-		time.Sleep(v.cfg.IdleTimeout)
-		return fmt.Errorf("test: stopped reading after %d bytes", v.bytes)
-	}
-	return err
 }

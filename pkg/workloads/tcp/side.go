@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -133,17 +134,25 @@ func (v *server) beginTimed() error {
 }
 
 // testHook plays a failing server in tests: it closes the data socket
-// after failAfter timed messages, or stops answering after silentAfter.
-func (v *server) testHook() (silent bool, err error) {
+// after failAfter timed messages, or stops answering after silentAfter
+// until the client gives up (the socket is aborted) or ten idle timeouts
+// pass.
+func (v *server) testHook() error {
 	n := int(v.done)
 	if v.cfg.Workload == Bw {
 		n = int(v.bytes / uint64(v.cfg.Size))
 	}
 	if v.cfg.failAfter > 0 && n >= v.cfg.failAfter {
 		v.s.close()
-		return false, fmt.Errorf("test: closed the data connection after %d messages", n)
+		return fmt.Errorf("test: closed the data connection after %d messages", n)
 	}
-	return v.cfg.silentAfter > 0 && n >= v.cfg.silentAfter, nil
+	if v.cfg.silentAfter > 0 && n >= v.cfg.silentAfter {
+		for t := time.Now(); time.Since(t) < 10*v.cfg.IdleTimeout && !v.s.aborted.Load(); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		return fmt.Errorf("test: stopped answering after %d messages", n)
+	}
+	return nil
 }
 
 // serverReport is what the server sends back in its exchange Result.

@@ -222,7 +222,7 @@ func TestPeerFails(t *testing.T) {
 			if took > 3*time.Second {
 				t.Errorf("took %v to fail", took)
 			}
-			if tc.closeAt > 0 && !strings.Contains(err.Error(), "server: test: closed the data connection") {
+			if tc.closeAt > 0 && !strings.Contains(err.Error(), "test: closed the data connection") {
 				t.Errorf("err = %v, want the server's reason", err)
 			}
 			if tc.silentAt > 0 && !errors.Is(err, os.ErrDeadlineExceeded) {

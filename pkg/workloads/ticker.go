@@ -1,0 +1,66 @@
+package workloads
+
+import (
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+)
+
+// ticker prints live figures during a run (--report-interval): the engine
+// yields at each tick without draining, the ticker prints, the run goes
+// on. A nil ticker does nothing.
+type ticker struct {
+	every   int64 // ns
+	next    int64
+	startNS int64
+	rep     *report.IntervalReporter
+	rec     *report.LatencyRecorder
+	ops     uint64
+}
+
+func (s *session) newTicker() *ticker {
+	if s.cfg.ReportInterval <= 0 || s.cfg.Progress == nil {
+		return nil
+	}
+	return &ticker{every: s.cfg.ReportInterval.Nanoseconds(), rep: report.NewIntervalReporter(s.cfg.Progress),
+		rec: report.NewLatencyRecorder()}
+}
+
+// start arms the first tick; call it after the warm-up.
+func (t *ticker) start(eng *verbs.Engine) {
+	if t == nil {
+		return
+	}
+	t.startNS = verbs.Now()
+	t.next = t.startNS + t.every
+	eng.SetYield(t.next)
+}
+
+// due reports the figures when the tick has passed and arms the next.
+func (t *ticker) due(eng *verbs.Engine, bytes uint64) {
+	now := verbs.Now()
+	if now < t.next {
+		return
+	}
+	t.rep.Report(report.Counters{ElapsedNS: now - t.startNS, Ops: t.ops, Bytes: bytes, Latency: t.rec})
+	for t.next <= now {
+		t.next += t.every
+	}
+	eng.SetYield(t.next)
+}
+
+func (t *ticker) latency(eng *verbs.Engine, samples []int64, size int) {
+	if t == nil {
+		return
+	}
+	t.rec.RecordChunk(samples)
+	t.ops += uint64(len(samples))
+	t.due(eng, t.ops*uint64(size))
+}
+
+func (t *ticker) bandwidth(eng *verbs.Engine, ops uint64, size int) {
+	if t == nil {
+		return
+	}
+	t.ops = ops
+	t.due(eng, ops*uint64(size))
+}

@@ -133,6 +133,12 @@ func Loopback(ctx context.Context, cfg Config) (*report.Result, error) {
 		cancel()
 	}
 	serr := <-srvErr
+	if res != nil {
+		if res.Extra == nil {
+			res.Extra = map[string]string{}
+		}
+		res.Extra["loopback"] = "true"
+	}
 	if err == nil && serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, net.ErrClosed) {
 		err = fmt.Errorf("server side: %w", serr)
 	}

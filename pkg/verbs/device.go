@@ -54,6 +54,9 @@ func deviceList() (**C.struct_ibv_device, int, error) {
 type Context struct {
 	ctx  *C.struct_ibv_context
 	name string
+	// borrowed marks a context librdmacm owns (see cmContext): Close
+	// leaves it open.
+	borrowed bool
 }
 
 // Open opens the device called name; an empty name opens the first device.
@@ -94,7 +97,7 @@ func (c *Context) Name() string { return c.name }
 
 // Close releases the device. It is safe to call on nil and more than once.
 func (c *Context) Close() error {
-	if c == nil || c.ctx == nil {
+	if c == nil || c.ctx == nil || c.borrowed {
 		return nil
 	}
 	runtime.SetFinalizer(c, nil)

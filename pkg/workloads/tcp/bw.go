@@ -60,16 +60,16 @@ func (c *client) bw() error {
 // and acknowledges the byte count.
 func (v *server) bw() error {
 	size := v.cfg.Size
-	warm := v.cfg.Warmup * size
-	for got := 0; got < warm; {
-		n, err := v.s.recvSome(v.buf[:min(size, warm-got)])
+	warm := int64(v.cfg.Warmup) * int64(size)
+	for got := int64(0); got < warm; {
+		n, err := v.s.recvSome(v.buf[:min(int64(size), warm-got)])
 		if err != nil {
 			if err == io.EOF {
 				err = errPeerClosed
 			}
 			return fmt.Errorf("warm-up, byte %d of %d: %w", got, warm, err)
 		}
-		got += n
+		got += int64(n)
 	}
 	if err := v.beginTimed(); err != nil {
 		return err

@@ -52,7 +52,8 @@ func (c *client) lat() error {
 		}
 		if k == len(ts)-1 { // duration mode only: ts holds N+1 otherwise
 			c.flushLat(ts)
-			ts[0], k = t, 0
+			// A fresh reading: the flush is in no sample.
+			ts[0], k = now(), 0
 		}
 	}
 	c.end = ts[k]

@@ -135,7 +135,7 @@ func (v *server) beginTimed() error {
 
 // testHook plays a failing server in tests: it closes the data socket
 // after failAfter timed messages, or stops answering after silentAfter
-// until the client gives up (the socket is aborted) or ten idle timeouts
+// until the client gives up (the socket is aborted) or 100 idle timeouts
 // pass.
 func (v *server) testHook() error {
 	n := int(v.done)
@@ -147,7 +147,7 @@ func (v *server) testHook() error {
 		return fmt.Errorf("test: closed the data connection after %d messages", n)
 	}
 	if v.cfg.silentAfter > 0 && n >= v.cfg.silentAfter {
-		for t := time.Now(); time.Since(t) < 10*v.cfg.IdleTimeout && !v.s.aborted.Load(); {
+		for t := time.Now(); time.Since(t) < 100*v.cfg.IdleTimeout && !v.s.aborted.Load(); {
 			time.Sleep(10 * time.Millisecond)
 		}
 		return fmt.Errorf("test: stopped answering after %d messages", n)

@@ -94,7 +94,7 @@ func (s *sock) setOptions() error {
 	if err := unix.SetNonblock(s.fd, false); err != nil {
 		return fmt.Errorf("setting blocking mode: %w", err)
 	}
-	if err := unix.SetsockoptInt(s.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, map[bool]int{true: 0, false: 1}[os.Getenv("NONODELAY") == "1"]); err != nil {
+	if err := unix.SetsockoptInt(s.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 		return fmt.Errorf("setting TCP_NODELAY: %w", err)
 	}
 	tv := unix.NsecToTimeval(s.idle.Nanoseconds())

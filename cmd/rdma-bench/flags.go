@@ -7,6 +7,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads/tcp"
 )
 
 // benchFlags are the flags of `run` and `server`: the workload's
@@ -20,8 +21,10 @@ type benchFlags struct {
 	sweepMax string
 	seconds  float64
 	port     int
+	tcpPort  int
 	bind     string
 	rdmaCM   bool
+	busyPoll bool
 }
 
 func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
@@ -57,6 +60,8 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 10*time.Second, "give up when the peer makes no progress for this long")
 	fs.DurationVar(&c.ReportInterval, "report-interval", 0, "print live interval and cumulative figures on stderr at this period (e.g. 1s)")
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the connection exchange")
+	fs.IntVar(&b.tcpPort, "tcp-port", exchange.DefaultPort+1, "TCP port of the TCP baseline's control connection")
+	fs.BoolVar(&b.busyPoll, "busy-poll", false, "tcp_lat, tcp_bw: spin on non-blocking receives instead of blocking")
 	fs.StringVar(&b.bind, "bind", "", "server: address to listen on (default: all)")
 	fs.BoolVarP(&b.rdmaCM, "rdma-cm", "R", false, "connect queue pairs with rdma_cm (librdmacm)")
 }
@@ -90,6 +95,18 @@ func (b *benchFlags) sizes() ([]int, error) {
 	}
 	return []int{n}, nil
 }
+
+// tcpConfig is the TCP baseline's configuration from the same flags.
+func (b *benchFlags) tcpConfig(workload string, size int) tcp.Config {
+	c := tcp.Defaults()
+	c.Workload, c.Size, c.Iterations, c.Warmup = workload, size, b.cfg.Iterations, b.cfg.Warmup
+	c.Duration, _ = b.duration()
+	c.BusyPoll, c.CPU, c.IdleTimeout = b.busyPoll, b.cfg.CPU, b.cfg.IdleTimeout
+	return c
+}
+
+// isTCP reports whether a workload is the TCP baseline.
+func isTCP(workload string) bool { return workload == tcp.Lat || workload == tcp.Bw }
 
 // duration converts -D seconds.
 func (b *benchFlags) duration() (time.Duration, error) {

@@ -50,9 +50,10 @@ func (o *outputFlags) open() error {
 	return nil
 }
 
-// write encodes the document, saves it when asked, and closes the output.
-func (o *outputFlags) write(doc *report.Document) error {
-	err := o.enc.Encode(o.out, doc)
+// write encodes the document with enc, saves it when asked, and closes
+// the output.
+func (o *outputFlags) write(doc *report.Document, enc func(io.Writer, *report.Document) error) error {
+	err := enc(o.out, doc)
 	if cerr := o.out.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", o.file, cerr)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -31,14 +31,14 @@ func runRun(args []string) error {
 	addOutputFlags(fs, &o)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, runUsage, strings.Join(workloads.Names(), ", "))
+		fmt.Fprintf(os.Stderr, runUsage, allWorkloads())
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError("name a workload: %s", strings.Join(workloads.Names(), ", "))
+		return usageError("name a workload: %s", allWorkloads())
 	}
 	name, host := fs.Arg(0), ""
 	switch {
@@ -51,8 +51,8 @@ func runRun(args []string) error {
 	case fs.NArg() == 2:
 		host = fs.Arg(1)
 	}
-	if _, err := workloads.Lookup(name); err != nil {
-		return usageError("%v", err)
+	if _, err := workloads.Lookup(name); err != nil && !isTCP(name) {
+		return usageError("unknown workload %q: choose one of %s", name, allWorkloads())
 	}
 	if b.rdmaCM {
 		return usageError("--rdma-cm: connecting with rdma_cm is not available in this build")
@@ -61,61 +61,57 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := b.cfg
-	cfg.Workload = name
-	cfg.Progress = os.Stderr
-	if cfg.Duration, err = b.duration(); err != nil {
+	if _, err := b.duration(); err != nil {
 		return err
 	}
-	// Check every size before anything is created or connected.
-	for _, s := range sizes {
-		c := cfg
-		c.Size = s
-		if _, err := c.Normalize(); err != nil {
-			return usageError("%v", err)
+	b.cfg.Progress = os.Stderr
+	var points []point
+	for i, s := range sizes {
+		points = append(points, point{workload: name, size: s, more: i+1 < len(sizes)})
+	}
+	// Check every point before anything is created or connected.
+	for _, p := range points {
+		if err := b.check(p); err != nil {
+			return err
 		}
 	}
 	if err := o.open(); err != nil {
 		return err
 	}
+	doc := newDocument()
+	if !isTCP(name) {
+		if dev, err := workloads.DescribeDevice(b.cfg); err == nil {
+			doc.Device = dev
+		}
+	}
+	return measureAll(&b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
+}
+
+// measureAll runs every point in order, reporting progress, and writes
+// what was measured even when a point failed or Ctrl-C interrupted.
+func measureAll(b *benchFlags, o *outputFlags, doc *report.Document, points []point, host string, enc func(io.Writer, *report.Document) error) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	doc := newDocument()
-	if dev, err := workloads.DescribeDevice(cfg); err == nil {
-		doc.Device = dev
-	}
 	var runErr error
-	for i, s := range sizes {
-		c := cfg
-		c.Size = s
-		c.More = i+1 < len(sizes)
-		var res *report.Result
-		if *loopback {
-			res, runErr = workloads.Loopback(ctx, c)
-		} else {
-			res, runErr = workloads.RunClient(ctx, c, host, b.port)
-		}
+	for i, p := range points {
+		res, err := b.measure(ctx, p, host)
 		if res != nil {
 			doc.Results = append(doc.Results, res)
 		}
-		if runErr != nil {
-			if len(sizes) > 1 {
-				runErr = fmt.Errorf("size %d: %w", c.Size, runErr)
-			}
+		if err != nil {
+			runErr = fmt.Errorf("%s %d bytes: %w", p.workload, p.size, err)
 			break
 		}
-		if len(sizes) > 1 {
-			fmt.Fprintf(os.Stderr, "[%d/%d] %s %d bytes done\n", i+1, len(sizes), name, c.Size)
+		if len(points) > 1 {
+			fmt.Fprintf(os.Stderr, "[%d/%d] %s %d bytes done\n", i+1, len(points), p.workload, p.size)
 		}
 	}
-	// What was measured is reported even when the run failed or was
-	// interrupted.
-	if len(doc.Results) > 0 {
-		if err := o.write(doc); err != nil {
-			return errors.Join(runErr, err)
-		}
-	} else {
+	if len(doc.Results) == 0 {
 		o.out.Close()
+		return runErr
+	}
+	if err := o.write(doc, enc); err != nil {
+		return errors.Join(runErr, err)
 	}
 	return runErr
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads/tcp"
 )
 
 func init() {
@@ -72,13 +73,39 @@ func runServer(args []string) error {
 		return err
 	}
 	defer ln.Close()
-	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())
+	tln, err := exchange.Listen(b.bind, b.tcpPort)
+	if err != nil {
+		return err
+	}
+	defer tln.Close()
+	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s (TCP baseline on %s)\n", ln.Addr(), tln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// RDMA and TCP clients are served side by side; without --persistent
+	// the first finished run (a whole sweep) ends the server.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	sv := &workloads.Server{Base: cfg, Explicit: cfg.ParamsOf(keys), Log: os.Stderr}
-	err = sv.Serve(ctx, ln, *persistent)
+	tcfg := b.tcpConfig("", cfg.Size)
+	errs := make(chan error, 2)
+	go func() { errs <- sv.Serve(ctx, ln, *persistent) }()
+	go func() { errs <- tcp.ServeListener(ctx, tcfg, tcpExplicit(cfg.ParamsOf(keys)), tln, *persistent) }()
+	err = <-errs
+	cancel()
+	<-errs
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// tcpExplicit keeps the explicit parameters the TCP baseline shares.
+func tcpExplicit(p map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{"size", "iterations", "duration", "warmup"} {
+		if v, ok := p[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -69,22 +69,31 @@ func runRun(args []string) error {
 	for i, s := range sizes {
 		points = append(points, point{workload: name, size: s, more: i+1 < len(sizes)})
 	}
-	// Check every point before anything is created or connected.
+	doc, err := start(&b, &o, points, !isTCP(name))
+	if err != nil {
+		return err
+	}
+	return measureAll(&b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
+}
+
+// start checks every point before anything is created or connected,
+// opens the output, and begins the document.
+func start(b *benchFlags, o *outputFlags, points []point, rdma bool) (*report.Document, error) {
 	for _, p := range points {
 		if err := b.check(p); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := o.open(); err != nil {
-		return err
+		return nil, err
 	}
 	doc := newDocument()
-	if !isTCP(name) {
+	if rdma {
 		if dev, err := workloads.DescribeDevice(b.cfg); err == nil {
 			doc.Device = dev
 		}
 	}
-	return measureAll(&b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
+	return doc, nil
 }
 
 // measureAll runs every point in order, reporting progress, and writes

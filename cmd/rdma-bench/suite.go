@@ -61,17 +61,9 @@ func runSuite(args []string) error {
 			points = append(points, point{workload: w, size: s})
 		}
 	}
-	for _, p := range points {
-		if err := b.check(p); err != nil {
-			return err
-		}
-	}
-	if err := o.open(); err != nil {
+	doc, err := start(&b, &o, points, true)
+	if err != nil {
 		return err
-	}
-	doc := newDocument()
-	if dev, err := workloads.DescribeDevice(b.cfg); err == nil {
-		doc.Device = dev
 	}
 	enc := func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) }
 	if o.format == report.DefaultEncoder {

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/pkg/softroce"
+)
+
+func init() {
+	register("softroce", "create, delete or list soft-RoCE (rxe) devices", runSoftroce)
+}
+
+const softroceUsage = `usage: rdma-bench softroce up [--netdev IFACE] [--name NAME]
+       rdma-bench softroce down [NAME]
+       rdma-bench softroce status
+
+up      load rdma_rxe and create a soft-RoCE device on a network interface
+        (like: rdma link add rxe0 type rxe netdev eth0); needs root
+down    delete a soft-RoCE device (default rxe0)
+status  list the soft-RoCE devices: name, netdev, port state
+
+Kernels without the rdma_rxe module: run inside the project's VM instead,
+vm/run.sh -- rdma-bench ...
+`
+
+func runSoftroce(args []string) error {
+	if len(args) == 0 {
+		return usageError("missing subcommand: up, down or status")
+	}
+	switch args[0] {
+	case "up":
+		return softroceUp(args[1:])
+	case "down":
+		return softroceDown(args[1:])
+	case "status":
+		return softroceStatus(args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprint(os.Stderr, softroceUsage)
+		return pflag.ErrHelp
+	default:
+		return usageError("unknown subcommand %q: choose up, down or status", args[0])
+	}
+}
+
+func softroceUp(args []string) error {
+	fs := newFlagSet("softroce up")
+	netdev := fs.String("netdev", "", "network interface to bind to (default: the first one up, not loopback, with IPv4; else lo)")
+	name := fs.String("name", softroce.DefaultName, "name of the new RDMA device")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	l, err := softroce.Up(*name, *netdev)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("created %s on %s (port state %s)\n", l.Name, l.Netdev, orDash(l.State))
+	return nil
+}
+
+func softroceDown(args []string) error {
+	fs := newFlagSet("softroce down")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageError("unexpected argument %q: down takes one device name", fs.Arg(1))
+	}
+	name := fs.Arg(0)
+	if name == "" {
+		name = softroce.DefaultName
+	}
+	if err := softroce.Down(name); err != nil {
+		return err
+	}
+	fmt.Printf("deleted %s\n", name)
+	return nil
+}
+
+func softroceStatus(args []string) error {
+	fs := newFlagSet("softroce status")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	links, err := softroce.Status()
+	if err != nil {
+		return err
+	}
+	return renderSoftroce(os.Stdout, links)
+}
+
+// renderSoftroce prints the soft-RoCE devices among links as a table.
+func renderSoftroce(w io.Writer, links []softroce.Link) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	n := 0
+	for _, l := range links {
+		if l.Type != softroce.TypeRXE {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(tw, "NAME\tNETDEV\tSTATE")
+		}
+		n++
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", l.Name, orDash(l.Netdev), orDash(l.State))
+	}
+	if n == 0 {
+		fmt.Fprintln(tw, "no soft-RoCE devices")
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the device table: %w", err)
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

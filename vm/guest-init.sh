@@ -1,0 +1,95 @@
+#!/bin/bash
+# Stage 2 of the soft-RoCE test VM: PID 1 after switch_root into the host's
+# root (read-only 9p + tmpfs overlay). vm/run.sh copies this file into the
+# per-run directory, which the guest sees at /run/rdma-bench-vm.
+#
+# It brings up lo, creates the soft-RoCE device rxe0 on lo (RoCE v2 GID
+# ::ffff:127.0.0.1) or, with netdev=dummy0 in the run's config, on a dummy
+# interface with the link-local address 169.254.77.1/16 (rdma_cm cannot
+# resolve routes to 127.0.0.1), runs the caller's command (cmd.sh, written by vm/run.sh)
+# with stdout and stderr on two virtio serial ports that QEMU writes to host
+# files, stores the exit code in the run directory and powers off.
+#
+# PID 1 must never exit (that would panic the kernel): no set -e here, and
+# every path ends in poweroff.
+
+run=/run/rdma-bench-vm
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+rxe_name=rxe0
+rxe_netdev=lo
+while IFS='=' read -r key value; do
+	[[ $key == netdev ]] && rxe_netdev=$value
+done <"$run/config"
+
+# log MSG notes a step in the kernel log (shown with RDMA_BENCH_VM_VERBOSE=1).
+log() {
+	echo "<6>rdma-bench-vm: $*" >/dev/kmsg
+}
+
+poweroff_now() {
+	sync
+	/bin/busybox poweroff -f
+	sleep 60
+}
+
+# virtio_port NAME prints the device node of the virtio serial port NAME.
+virtio_port() {
+	local f
+	for f in /sys/class/virtio-ports/*/name; do
+		if [[ -r $f && $(<"$f") == "$1" ]]; then
+			f=${f%/name}
+			echo "/dev/${f##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# finish RC stores the exit code for vm/run.sh, then powers off.
+finish() {
+	echo "$1" >"$run/rc.tmp" && mv "$run/rc.tmp" "$run/rc"
+	log "powering off"
+	poweroff_now
+}
+
+# A virtio port can be open only once: fds 3 and 4 hold the caller's stdout
+# and stderr for good, and setup errors go to the caller's stderr too.
+out=$(virtio_port rb.stdout) || out=/dev/console
+err=$(virtio_port rb.stderr) || err=/dev/console
+exec 3>"$out" 4>"$err" 2>&4
+
+# fail MSG reports a setup failure on the caller's stderr: exit code 125.
+fail() {
+	echo "vm/run.sh (guest): $*" >&2
+	finish 125
+}
+
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm 2>/dev/null
+hostname rdma-bench-vm 2>/dev/null
+
+log "stage 2 started"
+ip link set lo up || fail "ip link set lo up failed"
+if [[ $rxe_netdev == dummy0 ]]; then
+	{ ip link add dummy0 type dummy && ip addr add 169.254.77.1/16 dev dummy0 &&
+		ip link set dummy0 up; } || fail "creating dummy0 failed"
+fi
+modprobe rdma_rxe || fail "modprobe rdma_rxe failed"
+log "rdma_rxe loaded"
+rdma link add "$rxe_name" type rxe netdev "$rxe_netdev" ||
+	fail "rdma link add $rxe_name type rxe netdev $rxe_netdev failed"
+state=/sys/class/infiniband/$rxe_name/ports/1/state
+for _ in $(seq 50); do
+	[[ $(<"$state") == *ACTIVE* ]] && break
+	sleep 0.1
+done
+[[ $(<"$state") == *ACTIVE* ]] || fail "$rxe_name port 1 is not active: $(<"$state")"
+
+ulimit -l unlimited || fail "ulimit -l unlimited failed"
+
+log "running the command"
+/bin/bash "$run/cmd.sh" </dev/null >&3 2>&4 3>&- 4>&-
+rc=$?
+log "the command exited with $rc"
+finish "$rc"

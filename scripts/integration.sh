@@ -41,6 +41,8 @@ if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	RDMA_BENCH_REQUIRE_DEVICE=1 "$runner" "$@" 2>&1 | tee "$log" || status=$?
 else
 	echo "integration: no RDMA device on this host: running on soft-RoCE in a QEMU VM (vm/run.sh)"
+	# rxe0 on a dummy netdev: rdma_cm cannot route over loopback.
+	export RDMA_BENCH_VM_NETDEV=${RDMA_BENCH_VM_NETDEV:-dummy0}
 	vm/run.sh -- "$runner" "$@" 2>&1 | tee "$log" || status=$?
 fi
 passed=$(grep -c '^--- PASS' "$log" || true)

@@ -26,7 +26,8 @@
 #   125  the VM could not be prepared, booted, or set up soft-RoCE
 # Inside the VM already (RDMA_BENCH_IN_VM=1) it just runs CMD.
 #
-# --prepare installs the host packages and builds the cache, then exits.
+# --prepare installs the host packages and builds the cache, then exits; it
+# also picks up a newer kernel from the archive (runs use the newest cached one).
 # Everything downloaded or built is cached per kernel version in
 # ${RDMA_BENCH_VM_CACHE:-$HOME/.cache/rdma-bench-vm} (about 400 MB).
 #
@@ -106,10 +107,11 @@ as_root() {
 
 # ensure_packages installs the missing host packages (apt-get update only then).
 ensure_packages() {
-	local p missing=()
+	local p installed missing=()
 	command -v dpkg-query >/dev/null || die "this script needs a Debian-based host (no dpkg-query)"
+	installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${host_packages[@]}" 2>/dev/null || true)
 	for p in "${host_packages[@]}"; do
-		[[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == ii* ]] || missing+=("$p")
+		grep -qx "ii  *$p" <<<"$installed" || missing+=("$p")
 	done
 	((${#missing[@]} == 0)) && return 0
 	note "installing ${missing[*]}"
@@ -131,18 +133,29 @@ archive_kernel() {
 		awk '$1 ~ /Depends:$/ && $2 ~ /^linux-image-[0-9]/ { sub(/^linux-image-/, "", $2); print $2; exit }'
 }
 
-# pick_kernel sets kver: the override, the archive's current kernel, or else
-# (offline, no apt lists) the newest one already cached.
+# cached_kernel prints the newest kernel version in the cache.
+cached_kernel() {
+	[[ -d $cache_root ]] || return 0
+	find "$cache_root" -mindepth 2 -maxdepth 2 -name vmlinux -printf '%h\n' 2>/dev/null |
+		xargs -r -n1 basename | sort -V | tail -n1
+}
+
+# pick_kernel sets kver: the override; else the newest cached kernel (apt-cache
+# takes a second; --prepare asks it anyway, to pick up a newer kernel); else
+# the archive's current one; else, offline, any cached one.
 pick_kernel() {
 	kver=${RDMA_BENCH_VM_KERNEL:-}
 	[[ -n $kver ]] && return 0
+	if ((!prepare_only)); then
+		kver=$(cached_kernel)
+		[[ -n $kver ]] && return 0
+	fi
 	kver=$(archive_kernel)
 	[[ -n $kver ]] && return 0
 	as_root apt-get update -q >/dev/null 2>&1 || true
 	kver=$(archive_kernel)
 	[[ -n $kver ]] && return 0
-	kver=$(find "$cache_root" -mindepth 2 -maxdepth 2 -name vmlinux -printf '%h\n' 2>/dev/null |
-		xargs -r -n1 basename | sort -V | tail -n1)
+	kver=$(cached_kernel)
 	[[ -n $kver ]] || die "cannot find the kernel package linux-image-amd64 depends on (apt-cache depends linux-image-amd64)"
 }
 

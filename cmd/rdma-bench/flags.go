@@ -23,7 +23,6 @@ type benchFlags struct {
 	port     int
 	tcpPort  int
 	bind     string
-	rdmaCM   bool
 	busyPoll bool
 }
 
@@ -63,7 +62,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVar(&b.tcpPort, "tcp-port", exchange.DefaultPort+1, "TCP port of the TCP baseline's control connection")
 	fs.BoolVar(&b.busyPoll, "busy-poll", false, "tcp_lat, tcp_bw: spin on non-blocking receives instead of blocking")
 	fs.StringVar(&b.bind, "bind", "", "server: address to listen on (default: all)")
-	fs.BoolVarP(&b.rdmaCM, "rdma-cm", "R", false, "connect queue pairs with rdma_cm (librdmacm)")
+	fs.BoolVarP(&c.RDMACM, "rdma-cm", "R", false, "connect queue pairs with rdma_cm (librdmacm), RC and UC")
 }
 
 // sizes resolves -s and -a into the list of sizes to run (nil: default).

@@ -54,9 +54,6 @@ func runRun(args []string) error {
 	if _, err := workloads.Lookup(name); err != nil && !isTCP(name) {
 		return usageError("unknown workload %q: choose one of %s", name, allWorkloads())
 	}
-	if b.rdmaCM {
-		return usageError("--rdma-cm: connecting with rdma_cm is not available in this build")
-	}
 	sizes, err := b.sizes()
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ func init() {
 var sharedFlags = map[string]string{
 	"connection": "transport", "size": "size", "iters": "iterations", "duration": "duration",
 	"warmup": "warmup", "tx-depth": "tx_depth", "rx-depth": "rx_depth", "cq-mod": "cq_mod",
-	"post-list": "post_list", "qp": "qps", "threads": "threads", "events": "completion",
+	"post-list": "post_list", "qp": "qps", "threads": "threads", "events": "completion", "rdma-cm": "rdma_cm",
 	"bidir": "bidir", "imm": "imm", "atomic": "atomic", "validate": "validate",
 }
 
@@ -37,9 +37,6 @@ func runServer(args []string) error {
 	}
 	if fs.NArg() > 1 {
 		return usageError("unexpected argument %q", fs.Arg(1))
-	}
-	if b.rdmaCM {
-		return usageError("--rdma-cm: connecting with rdma_cm is not available in this build")
 	}
 	if b.all {
 		return usageError("-a belongs on the client: the server follows the client's sizes")

@@ -30,6 +30,10 @@ type Config struct {
 	Imm        bool   // RDMA WRITE with immediate
 	Atomic     string // fadd or cswap
 	Validate   bool   // pattern payloads and check them after the run
+	// RDMACM connects the QPs with rdma_cm (RC and UC).
+	RDMACM bool
+	// CMPort is the rdma_cm port: the exchange's port number.
+	CMPort int
 	// More tells a one-shot server that another run (the next size of a
 	// sweep) follows this one.
 	More bool
@@ -196,6 +200,9 @@ func (c *Config) Normalize() (Workload, error) {
 	if c.Transport == "UD" && c.MTU != 0 && c.Size > c.MTU {
 		return w, fmt.Errorf("size %d: a UD message must fit in one MTU (%d)", c.Size, c.MTU)
 	}
+	if c.RDMACM && c.Transport == "UD" {
+		return w, errors.New("--rdma-cm connects RC and UC queue pairs: UD needs no connection")
+	}
 	if c.SL < 0 || c.SL > 15 {
 		return w, fmt.Errorf("--sl %d: service level must be 0..15", c.SL)
 	}
@@ -293,7 +300,7 @@ func (c *Config) peerParams() map[string]string {
 		"cq_mod": strconv.Itoa(c.CQMod), "post_list": strconv.Itoa(c.PostList),
 		"qps": strconv.Itoa(c.QPs), "threads": strconv.Itoa(c.Threads),
 		"bidir": b(c.Bidir), "imm": b(c.Imm), "atomic": c.Atomic, "validate": b(c.Validate),
-		"more": b(c.More),
+		"more": b(c.More), "rdma_cm": b(c.RDMACM),
 	}
 }
 
@@ -335,6 +342,7 @@ func (c *Config) applyPeerParams(p map[string]string) error {
 	c.QPs, c.Threads = atoi("qps"), atoi("threads")
 	c.Bidir, c.Imm, c.Validate = boolean("bidir"), boolean("imm"), boolean("validate")
 	c.More = p["more"] == "true"
+	c.RDMACM = p["rdma_cm"] == "true"
 	if d, e := time.ParseDuration(p["duration"]); e == nil {
 		c.Duration = d
 	} else if err == nil {

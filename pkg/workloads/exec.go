@@ -23,7 +23,9 @@ type workerResult struct {
 	lastNS   int64
 	peak     peakTracker
 	received uint64
-	err      error
+	// validation is what the worker found wrong in its own checks.
+	validation string
+	err        error
 }
 
 // pinThread locks the goroutine to its OS thread and, with cpu >= 0,
@@ -74,6 +76,11 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 					tk = s.newTicker()
 				}
 				r.err = s.active(wk, r, tk)
+			}
+			// Atomic results are read back from the peer before it is
+			// told we are done, while its memory is still registered.
+			if r.err == nil && s.cfg.Validate && validationFor(s.w, s.cfg, s.role) == checkAtomic {
+				r.validation = s.checkAtomics(wk, i)
 			}
 			active.Done()
 			<-release

@@ -3,11 +3,13 @@ package workloads
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // matrix is every workload over every transport it supports, in both
@@ -112,4 +114,43 @@ func checkResult(t *testing.T, c Config, res *report.Result) {
 	if res.ElapsedNS <= 0 {
 		t.Errorf("elapsed %d ns", res.ElapsedNS)
 	}
+}
+
+// TestLoopbackRDMACM connects the QPs with rdma_cm instead of by hand.
+func TestLoopbackRDMACM(t *testing.T) {
+	dev := testenv.Device(t)
+	if gid, err := deviceGID(dev); err != nil {
+		t.Fatal(err)
+	} else if ip, ok := gid.IPv4(); !ok || strings.HasPrefix(ip, "127.") {
+		t.Skipf("rdma_cm cannot route to %s's GID %s (a loopback netdev): put rxe on a real or dummy netdev (RDMA_BENCH_VM_NETDEV=dummy0)", dev, gid)
+	}
+	for _, mod := range []func(*Config){
+		func(c *Config) { c.Workload = "write_lat" },
+		func(c *Config) { c.Workload = "read_lat" },
+		func(c *Config) { c.Workload, c.Transport, c.Events = "send_lat", "UC", true },
+		func(c *Config) { c.Workload, c.QPs, c.Size, c.TxDepth, c.CQMod = "send_bw", 2, 4096, 16, 4 },
+		func(c *Config) { c.Workload, c.Size, c.TxDepth, c.CQMod = "atomic_bw", 8, 16, 4 },
+	} {
+		c := Defaults()
+		c.Device, c.RDMACM, c.Validate, c.Iterations, c.Warmup = dev, true, true, 40, 5
+		mod(&c)
+		t.Run(name(c), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := Loopback(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, c, res)
+		})
+	}
+}
+
+func deviceGID(dev string) (verbs.GID, error) {
+	table, err := verbs.ReadGIDTable(verbs.SysfsRoot, dev, 1)
+	if err != nil {
+		return verbs.GID{}, err
+	}
+	e, err := verbs.SelectGID(table, -1)
+	return e.GID, err
 }

@@ -41,6 +41,7 @@ type qpRes struct {
 	psn    uint32
 	region int
 	ah     *verbs.AH
+	cm     *verbs.CMConn // with --rdma-cm: owns qp
 }
 
 func (q *qpRes) local() []byte  { return q.buf.Bytes()[:q.region] }
@@ -75,7 +76,11 @@ func openNode(cfg *Config, w Workload) (n *node, err error) {
 			n = nil
 		}
 	}()
-	if n.ctx, err = verbs.Open(cfg.Device); err != nil {
+	open := verbs.Open
+	if cfg.RDMACM {
+		open = verbs.OpenCM
+	}
+	if n.ctx, err = open(cfg.Device); err != nil {
 		return nil, err
 	}
 	if n.port, err = n.ctx.ActivePort(cfg.IBPort); err != nil {
@@ -130,6 +135,9 @@ func openNode(cfg *Config, w Workload) (n *node, err error) {
 			if q.mr, err = n.pd.RegisterMR(q.buf, n.access()); err != nil {
 				return nil, err
 			}
+			if cfg.RDMACM {
+				continue // rdma_cm creates the QP when it connects
+			}
 			q.qp, err = n.pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
 				MaxSendWR: cfg.TxDepth, MaxRecvWR: cfg.RxDepth, MaxInline: cfg.Inline})
 			if err != nil {
@@ -170,8 +178,12 @@ func (n *node) endpoints() exchange.Endpoints {
 	var e exchange.Endpoints
 	for _, wk := range n.workers {
 		for _, q := range wk.qps {
+			qpn := uint32(0) // rdma_cm creates and numbers the QP later
+			if q.qp != nil {
+				qpn = q.qp.QPN()
+			}
 			e.QPs = append(e.QPs, exchange.Endpoint{
-				QPN: q.qp.QPN(), PSN: q.psn, GID: exchange.GID(n.gid.GID), LID: n.port.LID,
+				QPN: qpn, PSN: q.psn, GID: exchange.GID(n.gid.GID), LID: n.port.LID,
 				MTU: n.cfg.pathMTU(int(n.port.ActiveMTU)), Addr: q.mr.Addr() + uint64(q.region),
 				RKey: q.mr.RKey(), Len: uint64(q.region),
 			})
@@ -202,8 +214,10 @@ func (n *node) connect(peer exchange.Endpoints) error {
 				MTU: verbs.MTU(min(n.cfg.pathMTU(int(n.port.ActiveMTU)), pe.MTU)), SL: n.cfg.SL, TrafficClass: n.cfg.TClass,
 				MaxRdAtomic: min(max(n.limits.MaxRdAtom, 1), 16)}
 			remote := verbs.Remote{QPN: pe.QPN, PSN: pe.PSN, LID: pe.LID, GID: verbs.GID(pe.GID)}
-			if err := q.qp.Connect(path, n.access()&^verbs.AccessLocalWrite, q.psn, remote); err != nil {
-				return err
+			if q.cm == nil {
+				if err := q.qp.Connect(path, n.access()&^verbs.AccessLocalWrite, q.psn, remote); err != nil {
+					return err
+				}
 			}
 			eq := verbs.EngineQP{QP: q.qp, Local: q.mr, RemoteAddr: pe.Addr, RKey: pe.RKey,
 				Recv: q.mr, RecvOffset: q.region, RecvLen: q.region}
@@ -268,7 +282,11 @@ func (n *node) Close() error {
 		add(wk.eng.Close())
 		for _, q := range wk.qps {
 			add(q.ah.Close())
-			add(q.qp.Close())
+			if q.cm != nil {
+				add(q.cm.Close())
+			} else {
+				add(q.qp.Close())
+			}
 			add(q.mr.Close())
 			add(q.buf.Close())
 		}

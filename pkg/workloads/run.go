@@ -33,6 +33,7 @@ func RunClient(ctx context.Context, cfg Config, host string, port int) (*report.
 	if _, err := conn.Handshake(exchange.RoleClient, cfg.peerParams()); err != nil {
 		return nil, err
 	}
+	cfg.CMPort = port
 	s := &session{cfg: &cfg, w: w, role: client, conn: conn}
 	return s.run(ctx)
 }
@@ -66,7 +67,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener, persistent b
 		if err != nil {
 			return err
 		}
-		more, err := sv.serveOne(ctx, conn)
+		more, err := sv.serveOne(ctx, conn, ln.Port())
 		conn.Close()
 		if !persistent && (err != nil || !more) {
 			return err
@@ -84,7 +85,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener, persistent b
 
 // serveOne serves one run; more reports that the client announced
 // another (the next size of a sweep).
-func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn) (more bool, err error) {
+func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, port int) (more bool, err error) {
 	peer, err := conn.Handshake(exchange.RoleServer, sv.Explicit)
 	if err != nil {
 		return false, err
@@ -100,6 +101,7 @@ func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn) (more bool,
 		conn.SendError(err)
 		return false, err
 	}
+	cfg.CMPort = port
 	s := &session{cfg: &cfg, w: w, role: server, conn: conn}
 	_, err = s.run(ctx)
 	return cfg.More, err

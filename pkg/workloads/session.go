@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // session is one side of one run: its configuration, resources and
@@ -69,8 +70,22 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		return nil, err
 	}
 	defer s.node.Close()
+	var cml *verbs.CMListener
+	if s.cfg.RDMACM && s.role == server {
+		if cml, err = s.node.cmListen(s.cfg.CMPort); err != nil {
+			s.conn.SendError(err)
+			return nil, err
+		}
+		defer cml.Close()
+	}
 	if s.peer, err = s.conn.ExchangeEndpoints(s.node.endpoints()); err != nil {
 		return nil, err
+	}
+	if s.cfg.RDMACM {
+		if err := s.node.cmConnect(cml, verbs.GID(s.peer.QPs[0].GID), s.cfg.CMPort); err != nil {
+			s.conn.SendError(err)
+			return nil, err
+		}
 	}
 	if err := s.prepare(); err != nil {
 		s.conn.SendError(err)
@@ -113,7 +128,7 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	}
 	own := s.figures(results, usage)
 	if runErr == nil {
-		own.Validation = s.validate()
+		own.Validation = s.validate(results)
 	}
 	if s.role == server {
 		if runErr != nil {

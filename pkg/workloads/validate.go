@@ -51,9 +51,14 @@ func (s *session) fillPatterns() {
 }
 
 // validate checks what arrived; it returns "" or what was wrong.
-func (s *session) validate() string {
+func (s *session) validate(results []workerResult) string {
 	if !s.cfg.Validate {
 		return ""
+	}
+	for _, r := range results {
+		if r.validation != "" {
+			return r.validation
+		}
 	}
 	peer := client
 	if s.role == client {
@@ -66,7 +71,7 @@ func (s *session) validate() string {
 	}
 	k := 0
 	for _, wk := range s.node.workers {
-		for qi, q := range wk.qps {
+		for _, q := range wk.qps {
 			var err error
 			switch validationFor(s.w, s.cfg, s.role) {
 			case checkTarget:
@@ -77,8 +82,6 @@ func (s *session) validate() string {
 				err = check(q.target()[grh:grh+n], patternSeed(peer, false), "received payload")
 			case checkLocal:
 				err = check(q.local()[:size], patternSeed(peer, true), "payload read")
-			case checkAtomic:
-				err = s.checkAtomic(wk, qi, k)
 			}
 			if err != nil {
 				return fmt.Sprintf("queue pair %d: %v", k, err)
@@ -94,6 +97,17 @@ func check(b []byte, seed byte, what string) error {
 		return fmt.Errorf("%s byte %d is %#02x, want %#02x", what, i, b[i], byte(i*131)^seed)
 	}
 	return nil
+}
+
+// checkAtomics checks every QP of worker wi (see checkAtomic).
+func (s *session) checkAtomics(wk *worker, wi int) string {
+	for qi := range wk.qps {
+		k := wi*len(wk.qps) + qi
+		if err := s.checkAtomic(wk, qi, k); err != nil {
+			return fmt.Sprintf("queue pair %d: %v", k, err)
+		}
+	}
+	return ""
 }
 
 // checkAtomic reads the peer's atomic target back with one RDMA READ and

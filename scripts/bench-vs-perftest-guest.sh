@@ -10,7 +10,8 @@
 # (-n BW_ITERS, -t 128, -Q 100 given to both tools). Each case runs A B A B ...
 # REPS pairs; the table shows the medians, the ratio rdma-bench/perftest and
 # PASS/MISS against the goal (latency: ratio <= 1.00, bandwidth: >= 1.00).
-# MISS is informational: the exit code is non-zero only when a run fails.
+# MISS is informational: the exit code is non-zero only when a run fails
+# (a failed run is retried once, on a fresh port, before it counts).
 #
 # Metrics: latency is rdma-bench's lat_p50_us against perftest's t_typical
 # (both in usec; half the round trip for WRITE and SEND, the full round trip
@@ -222,12 +223,22 @@ for c in $CASES; do
 	a=() b=() line="  $name:"
 	for ((r = 1; r <= REPS; r++)); do
 		for tool in rdma-bench perftest; do
-			if run_one "$tool" "$wl" "$size" "$iters"; then
+			ok=0
+			# One retry (on a fresh port) for a failed run: the emulated VM
+			# occasionally breaks one (perftest then prints "inf").
+			for attempt in 1 2; do
+				if run_one "$tool" "$wl" "$size" "$iters"; then
+					ok=1
+					break
+				fi
+				echo "$name,$wl,$size,$iters,$tool,$r,$port,$metric,FAILED,,,,,,,\"$cmd\"" >>"$CSV"
+				[ $attempt = 2 ] || echo "bench-vs-perftest: retrying $tool $name once" >&2
+			done
+			if ((ok)); then
 				echo "$name,$wl,$size,$iters,$tool,$r,$port,$metric,$val,${mean#-},${p99#-},${peak#-},${msgrate#-},${cpul:-},${cpur:-},\"$cmd\"" >>"$CSV"
 				if [ "$tool" = rdma-bench ]; then a+=("$val"); line+=" A=$(printf %.2f "$val")"; else b+=("$val"); line+=" B=$(printf %.2f "$val")"; fi
 			else
 				failures=$((failures + 1))
-				echo "$name,$wl,$size,$iters,$tool,$r,$port,$metric,FAILED,,,,,,,\"$cmd\"" >>"$CSV"
 				if [ "$tool" = rdma-bench ]; then line+=" A=FAILED"; else line+=" B=FAILED"; fi
 			fi
 		done
@@ -255,6 +266,13 @@ for row in "${rows[@]}"; do
 	}'
 done
 echo
+for row in "${rows[@]}"; do
+	IFS='|' read -r name metric ma mb <<<"$row"
+	if [ "$metric" = p50_us ] && awk -v a="${ma:-0}" -v b="${mb:-0}" 'BEGIN { exit !(a > 1000 || b > 1000) }'; then
+		echo "note: a p50 in milliseconds (~2 or ~4 ms) is the guest's scheduler tick (HZ=250), not the tools: soft-RoCE's kernel work waited for a tick behind the busy-polling processes; such a row compares luck"
+		break
+	fi
+done
 echo "bench-vs-perftest: medians of $REPS runs each; ratio = rdma-bench/perftest; raw runs in $CSV; took ${elapsed}s"
 if [ "$failures" -gt 0 ]; then
 	echo "bench-vs-perftest: $failures run(s) failed" >&2

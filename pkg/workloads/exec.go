@@ -175,13 +175,8 @@ func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 			remaining -= uint64(len(chunk))
 		}
 		tk.latency(eng, chunk, s.cfg.Size)
-		switch {
-		case err != nil:
+		if again, err := outcome(st, err); !again {
 			return err
-		case st == verbs.StatusStopped:
-			return errInterrupted
-		case st != verbs.StatusFull:
-			return nil
 		}
 	}
 }
@@ -221,13 +216,8 @@ func (s *session) stream(wk *worker, r *workerResult, tk *ticker) error {
 		}
 		eng.ResetSamples()
 		tk.bandwidth(eng, eng.Completed()-base, s.cfg.Size)
-		switch {
-		case err != nil:
+		if again, err := outcome(st, err); !again {
 			return err
-		case st == verbs.StatusStopped:
-			return errInterrupted
-		case st != verbs.StatusFull:
-			return nil
 		}
 	}
 }
@@ -239,4 +229,17 @@ func (s *session) peakWindow() int {
 		return 64
 	}
 	return max(1, s.cfg.Iterations/s.cfg.CQMod/20)
+}
+
+// outcome says whether a loop call that returned st and err is to be
+// called again (its sample buffer was full, or it yielded for a tick), or
+// what the loop ends with.
+func outcome(st verbs.Status, err error) (again bool, _ error) {
+	switch {
+	case err != nil:
+		return false, err
+	case st == verbs.StatusStopped:
+		return false, errInterrupted
+	}
+	return st == verbs.StatusFull, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads/tcp"
 )
@@ -24,6 +25,7 @@ type benchFlags struct {
 	tcpPort  int
 	bind     string
 	busyPoll bool
+	clock    string
 }
 
 func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
@@ -63,6 +65,19 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.BoolVar(&b.busyPoll, "busy-poll", false, "tcp_lat, tcp_bw: spin on non-blocking receives instead of blocking")
 	fs.StringVar(&b.bind, "bind", "", "server: address to listen on (default: all)")
 	fs.BoolVarP(&c.RDMACM, "rdma-cm", "R", false, "connect queue pairs with rdma_cm (librdmacm), RC and UC")
+	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
+}
+
+// setClock chooses the measuring clock, before anything is measured.
+func (b *benchFlags) setClock() error {
+	mode, err := verbs.ParseClock(b.clock)
+	if err != nil {
+		return usageError("--clock: %v", err)
+	}
+	if _, err := verbs.SetClock(mode); err != nil {
+		return usageError("--clock: %v; use --clock auto or monotonic", err)
+	}
+	return nil
 }
 
 // sizes resolves -s and -a into the list of sizes to run (nil: default).

@@ -37,6 +37,9 @@ func runRun(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := b.setClock(); err != nil {
+		return err
+	}
 	if fs.NArg() == 0 {
 		return usageError("name a workload: %s", allWorkloads())
 	}

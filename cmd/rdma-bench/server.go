@@ -35,6 +35,9 @@ func runServer(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := b.setClock(); err != nil {
+		return err
+	}
 	if fs.NArg() > 1 {
 		return usageError("unexpected argument %q", fs.Arg(1))
 	}

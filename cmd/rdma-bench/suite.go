@@ -36,6 +36,9 @@ func runSuite(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := b.setClock(); err != nil {
+		return err
+	}
 	host := ""
 	switch {
 	case *loopback && fs.NArg() > 0:

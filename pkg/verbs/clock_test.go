@@ -1,6 +1,7 @@
 package verbs_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,11 +9,18 @@ import (
 )
 
 // BenchmarkSampleCost is the cost of one latency sample in the engine: a
-// CLOCK_MONOTONIC_RAW read through the vDSO and its store into the
+// timestamp from each clock this machine offers and its store into the
 // preallocated buffer. BenchmarkGoTimeNow is Go's clock, for scale.
 func BenchmarkSampleCost(b *testing.B) {
-	ns := verbs.SampleCostNS(b.N)
-	b.ReportMetric(ns, "ns/sample")
+	defer verbs.SetClock(verbs.ClockAuto)
+	for _, name := range []string{"monotonic", "tsc"} {
+		b.Run(name, func(b *testing.B) {
+			if _, err := verbs.SetClock(verbs.ClockNames[name]); err != nil {
+				b.Skip(err)
+			}
+			b.ReportMetric(verbs.SampleCostNS(b.N), "ns/sample")
+		})
+	}
 }
 
 func BenchmarkGoTimeNow(b *testing.B) {
@@ -30,5 +38,52 @@ func TestClockMonotonic(t *testing.T) {
 	}
 	if c := verbs.SampleCostNS(100000); c <= 0 {
 		t.Fatalf("sample cost %v ns", c)
+	}
+}
+
+// TestClockModes checks every clock this machine offers against
+// CLOCK_MONOTONIC_RAW read by Go: a sleep measures as a sleep, and two
+// readings never go backwards.
+func TestClockModes(t *testing.T) {
+	defer verbs.SetClock(verbs.ClockAuto)
+	for name, mode := range verbs.ClockNames {
+		t.Run(name, func(t *testing.T) {
+			c, err := verbs.SetClock(mode)
+			if mode == verbs.ClockTSC && err != nil {
+				t.Skipf("no usable TSC here: %v", err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %s, %.1f ns/sample", c.Source, c.Why, c.SampleNS)
+			if mode == verbs.ClockTSC && c.Source != "tsc" {
+				t.Fatalf("asked for tsc, got %s", c.Source)
+			}
+			prev := verbs.Now()
+			for range 100000 {
+				n := verbs.Now()
+				if n < prev {
+					t.Fatalf("clock went backwards by %d ns", prev-n)
+				}
+				prev = n
+			}
+			for range 3 {
+				a, g := verbs.Now(), time.Now()
+				time.Sleep(20 * time.Millisecond)
+				d, gd := verbs.Now()-a, time.Since(g)
+				if diff := d - gd.Nanoseconds(); diff < -200000 || diff > 200000 {
+					t.Fatalf("20 ms sleep: clock says %d ns, Go says %d ns", d, gd.Nanoseconds())
+				}
+			}
+		})
+	}
+}
+
+func TestParseClock(t *testing.T) {
+	if _, err := verbs.ParseClock("rdtsc"); err == nil || !strings.Contains(err.Error(), "auto, monotonic or tsc") {
+		t.Fatalf("ParseClock(rdtsc) = %v", err)
+	}
+	if m, err := verbs.ParseClock("TSC"); err != nil || m != verbs.ClockTSC {
+		t.Fatalf("ParseClock(TSC) = %v, %v", m, err)
 	}
 }

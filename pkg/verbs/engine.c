@@ -3,16 +3,12 @@
 // on the byte a peer writes, and taking timestamps into a buffer allocated
 // before the run. Go calls in once per run or per batch of samples.
 //
-// Clock: clock_gettime(CLOCK_MONOTONIC_RAW), answered by the vDSO without
-// a system call. It needs no calibration, is immune to NTP slewing, is
-// comparable across threads and cores, and behaves under virtualisation
-// where a raw TSC may be unstable or trapped; rb_clock_cost_ps measures its
-// cost so the report can state it.
+// Clock: rb_now_ns (clock.h), CLOCK_MONOTONIC_RAW through the vDSO, or a
+// TSC calibrated against it where the vDSO cannot answer.
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <arpa/inet.h>
 #include "engine.h"
 
@@ -22,32 +18,6 @@
 #define SPIN_CHECK 4096
 #define ACK_BATCH 64
 #define EVENT_WAIT_MS 50
-
-int64_t rb_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-// rb_clock_cost_ps returns the cost of one sample (timestamp plus store)
-// in picoseconds, averaged over n samples.
-int64_t rb_clock_cost_ps(uint64_t n)
-{
-	int64_t *buf = malloc(sizeof(int64_t) * 1024);
-	if (!buf || n == 0) {
-		free(buf);
-		return -1;
-	}
-	int64_t t0 = rb_now_ns();
-	for (uint64_t i = 0; i < n; i++)
-		buf[i & 1023] = rb_now_ns();
-	int64_t t1 = rb_now_ns();
-	volatile int64_t sink = buf[(n - 1) & 1023];
-	(void)sink;
-	free(buf);
-	return (t1 - t0) * 1000 / (int64_t)n;
-}
 
 static int is_send_verb(int verb)
 {

@@ -308,12 +308,3 @@ func (g *Engine) Received() uint64 { return uint64(g.e.recvd) }
 
 // Iterations is the number of ping-pong iterations done.
 func (g *Engine) Iterations() uint64 { return uint64(g.e.seq) }
-
-// Now reads the engine's clock (CLOCK_MONOTONIC_RAW) in nanoseconds.
-func Now() int64 { return int64(C.rb_now_ns()) }
-
-// SampleCostNS measures the cost in nanoseconds of one latency sample (a
-// timestamp and its store), averaged over n samples.
-func SampleCostNS(n int) float64 {
-	return float64(C.rb_clock_cost_ps(C.uint64_t(n))) / 1000
-}

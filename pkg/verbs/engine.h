@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <infiniband/verbs.h>
+#include "clock.h"
 
 enum rb_verb {
 	RB_WRITE = 0,
@@ -110,8 +111,5 @@ int rb_pong(struct rb_engine *e, uint64_t n);
 // rb_engine_stop_recv), recording (time, completed operations) at every
 // signalled completion.
 int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t deadline_ns, int record);
-
-int64_t rb_now_ns(void);
-int64_t rb_clock_cost_ps(uint64_t n);
 
 #endif

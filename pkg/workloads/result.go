@@ -1,7 +1,10 @@
 package workloads
 
 import (
+	"strconv"
+
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // params echoes the configuration into a result.
@@ -13,6 +16,8 @@ func (s *session) params() report.Params {
 		RxDepth: c.RxDepth, CQMod: c.CQMod, PostList: c.PostList, InlineBytes: c.Inline, QPs: c.QPs,
 		Threads: c.Threads, Bidir: c.Bidir, Imm: c.Imm, Atomic: c.Atomic, Port: c.IBPort,
 	}
+	clk := verbs.CurrentClock()
+	p.Extra = map[string]string{"clock": clk.Source, "clock_sample_ns": strconv.FormatFloat(clk.SampleNS, 'f', 1, 64)}
 	if n := s.node; n != nil {
 		p.Device, p.GIDIndex, p.MTU = n.ctx.Name(), n.gid.Index, c.pathMTU(int(n.port.ActiveMTU))
 	}

@@ -70,6 +70,9 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		return nil, err
 	}
 	defer s.node.Close()
+	// The clock is chosen (and calibrated, if it is the TSC) before any
+	// loop reads it.
+	verbs.CurrentClock()
 	var cml *verbs.CMListener
 	if s.cfg.RDMACM && s.role == server {
 		if cml, err = s.node.cmListen(s.cfg.CMPort); err != nil {

@@ -108,7 +108,15 @@ func measureAll(b *benchFlags, o *outputFlags, doc *report.Document, points []po
 			doc.Results = append(doc.Results, res)
 		}
 		if err != nil {
-			runErr = fmt.Errorf("%s %d bytes: %w", p.workload, p.size, err)
+			size := p.size
+			if res != nil {
+				size = res.SizeBytes
+			}
+			if size > 0 {
+				runErr = fmt.Errorf("%s %d bytes: %w", p.workload, size, err)
+			} else {
+				runErr = fmt.Errorf("%s: %w", p.workload, err)
+			}
 			break
 		}
 		if len(points) > 1 {

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+)
+
+// interrupt starts rdma-bench with args, sends it SIGINT after wait, and
+// returns its exit code, stdout and stderr; it fails if the process does
+// not exit within limit of the signal.
+func interrupt(t *testing.T, wait, limit time.Duration, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("rdma-bench exited before the signal (%v): %s", err, errb.String())
+	case <-time.After(wait):
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("rdma-bench still running %v after SIGINT: %s", limit, errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("killed by %v instead of handling SIGINT: %s", ws.Signal(), errb.String())
+		}
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// checkPartial wants a non-zero exit that names the interruption and a
+// JSON document holding the part of the run that was measured.
+func checkPartial(t *testing.T, r result, workload string) {
+	t.Helper()
+	if r.code == 0 || !strings.Contains(r.stderr, "interrupted") {
+		t.Fatalf("exit %d, stderr %q: want a non-zero exit naming the interruption", r.code, r.stderr)
+	}
+	var doc struct {
+		Results []struct {
+			Workload   string
+			Iterations int
+			Ops        uint64
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("json output after SIGINT: %v\n%s", err, r.stdout)
+	}
+	if len(doc.Results) != 1 || doc.Results[0].Workload != workload || doc.Results[0].Ops == 0 {
+		t.Fatalf("want the %s figures measured before SIGINT:\n%s", workload, r.stdout)
+	}
+	t.Logf("%d operations measured before SIGINT; %s", doc.Results[0].Ops, strings.TrimSpace(r.stderr))
+}
+
+// TestInterruptTCP: Ctrl-C in a long TCP baseline run stops it at once
+// and prints what was measured.
+func TestInterruptTCP(t *testing.T) {
+	for _, w := range []string{"tcp_lat", "tcp_bw"} {
+		t.Run(w, func(t *testing.T) {
+			r := interrupt(t, 2*time.Second, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--tcp-port", freePort(t))
+			checkPartial(t, r, w)
+		})
+	}
+}
+
+// TestInterruptRDMA: Ctrl-C in a long RDMA run, in loopback and as a
+// client of a server process, releases everything and prints what was
+// measured; the server survives a client that went away.
+func TestInterruptRDMA(t *testing.T) {
+	testenv.Device(t)
+	for _, w := range []string{"write_lat", "send_bw"} {
+		t.Run(w+"/loopback", func(t *testing.T) {
+			r := interrupt(t, 4*time.Second, 15*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json")
+			checkPartial(t, r, w)
+		})
+		t.Run(w+"/client", func(t *testing.T) {
+			port := freePort(t)
+			srv, _ := startServer(t, port)
+			r := interrupt(t, 4*time.Second, 15*time.Second, "run", w, "127.0.0.1", "-p", port, "-D", "120", "-o", "json")
+			checkPartial(t, r, w)
+			done := make(chan error, 1)
+			go func() { done <- srv.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("server still running 30 s after its client was interrupted")
+			}
+		})
+	}
+}

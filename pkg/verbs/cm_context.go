@@ -36,6 +36,13 @@ func OpenCM(name string) (*Context, error) {
 	return nil, fmt.Errorf("no RDMA device %q: devices present: %s", name, strings.Join(names, ", "))
 }
 
+// cmContext wraps the ibv_context rdma_cm opened for a device. librdmacm
+// owns it and keeps it open for the life of the process: this Context has
+// no finalizer and must not be closed.
+func cmContext(ctx *C.struct_ibv_context) *Context {
+	return &Context{ctx: ctx, name: C.GoString(C.ibv_get_device_name(ctx.device)), borrowed: true}
+}
+
 // IPv4 returns the address of an IPv4-mapped GID (a RoCE v2 GID), the
 // address rdma_cm resolves to the device.
 func (g GID) IPv4() (string, bool) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,7 +23,7 @@ const noDeviceHelp = `no RDMA device found on this host.
   Soft-RoCE where the kernel has rdma_rxe: rdma-bench softroce up [--netdev IFACE]
   Kernel without RDMA (no rdma_rxe module): run inside the project's VM: vm/run.sh -- rdma-bench devices`
 
-func runDevices(args []string) error {
+func runDevices(_ context.Context, args []string) error {
 	fs := newFlagSet("devices")
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	if err := parseFlags(fs, args); err != nil {

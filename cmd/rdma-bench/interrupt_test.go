@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -13,23 +16,52 @@ import (
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
-// interrupt starts rdma-bench with args, sends it SIGINT after wait, and
-// returns its exit code, stdout and stderr; it fails if the process does
-// not exit within limit of the signal.
-func interrupt(t *testing.T, wait, limit time.Duration, args ...string) result {
+// interrupt starts rdma-bench with args, sends it SIGINT once its stderr
+// shows a live figure (--report-interval: the timed run is under way), or
+// after wait without a marker, and returns its exit code, stdout and
+// stderr; it fails if the process does not exit within limit of the
+// signal.
+func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var out bytes.Buffer
+	errb := &syncBuffer{}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = &out, pw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	seen := make(chan struct{})
+	var once sync.Once
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			errb.WriteLine(sc.Text())
+			if marker != "" && strings.Contains(sc.Text(), marker) {
+				once.Do(func() { close(seen) })
+			}
+		}
+	}()
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait()
+		pw.Close()
+		done <- err
+	}()
+	ready := time.After(wait)
+	if marker != "" {
+		ready = nil
+	}
 	select {
 	case err := <-done:
 		t.Fatalf("rdma-bench exited before the signal (%v): %s", err, errb.String())
+	case <-ready:
+	case <-seen:
 	case <-time.After(wait):
+		if marker != "" {
+			cmd.Process.Kill()
+			t.Fatalf("no %q on stderr after %v: %s", marker, wait, errb.String())
+		}
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
@@ -49,6 +81,7 @@ func interrupt(t *testing.T, wait, limit time.Duration, args ...string) result {
 			t.Fatalf("killed by %v instead of handling SIGINT: %s", ws.Signal(), errb.String())
 		}
 	}
+	time.Sleep(100 * time.Millisecond) // the last stderr lines
 	return result{code, out.String(), errb.String()}
 }
 
@@ -80,7 +113,7 @@ func checkPartial(t *testing.T, r result, workload string) {
 func TestInterruptTCP(t *testing.T) {
 	for _, w := range []string{"tcp_lat", "tcp_bw"} {
 		t.Run(w, func(t *testing.T) {
-			r := interrupt(t, 2*time.Second, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--tcp-port", freePort(t))
+			r := interrupt(t, "", 3*time.Second, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--tcp-port", freePort(t))
 			checkPartial(t, r, w)
 		})
 	}
@@ -93,13 +126,13 @@ func TestInterruptRDMA(t *testing.T) {
 	testenv.Device(t)
 	for _, w := range []string{"write_lat", "send_bw"} {
 		t.Run(w+"/loopback", func(t *testing.T) {
-			r := interrupt(t, 4*time.Second, 15*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json")
+			r := interrupt(t, "cumulative:", time.Minute, 15*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--report-interval", "250ms")
 			checkPartial(t, r, w)
 		})
 		t.Run(w+"/client", func(t *testing.T) {
 			port := freePort(t)
 			srv, _ := startServer(t, port)
-			r := interrupt(t, 4*time.Second, 15*time.Second, "run", w, "127.0.0.1", "-p", port, "-D", "120", "-o", "json")
+			r := interrupt(t, "cumulative:", time.Minute, 15*time.Second, "run", w, "127.0.0.1", "-p", port, "-D", "120", "-o", "json", "--report-interval", "250ms")
 			checkPartial(t, r, w)
 			done := make(chan error, 1)
 			go func() { done <- srv.Wait() }()

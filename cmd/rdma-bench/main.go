@@ -3,10 +3,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
+	"syscall"
 
 	"github.com/spf13/pflag"
 )
@@ -15,13 +18,13 @@ import (
 // only main prints errors and chooses the exit code.
 type command struct {
 	summary string
-	run     func(args []string) error
+	run     func(ctx context.Context, args []string) error
 }
 
 var commands = map[string]command{}
 
 // register adds a subcommand; each subcommand's file calls it from init.
-func register(name, summary string, run func(args []string) error) {
+func register(name, summary string, run func(ctx context.Context, args []string) error) {
 	commands[name] = command{summary: summary, run: run}
 }
 
@@ -62,7 +65,11 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	err := cmd.run(os.Args[2:])
+	// Ctrl-C and SIGTERM cancel ctx from the start, so that an interrupt
+	// during set-up releases what was created, like one during a run.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := cmd.run(ctx, os.Args[2:])
+	stop()
 	switch {
 	case err == nil:
 	case errors.Is(err, pflag.ErrHelp):

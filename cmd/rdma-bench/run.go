@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -23,7 +21,7 @@ const runUsage = `usage: rdma-bench run WORKLOAD HOST [flags]
 workloads: %s
 `
 
-func runRun(args []string) error {
+func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run")
 	var b benchFlags
 	var o outputFlags
@@ -73,7 +71,7 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
-	return measureAll(&b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
+	return measureAll(ctx, &b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
 }
 
 // start checks every point before anything is created or connected,
@@ -98,9 +96,7 @@ func start(b *benchFlags, o *outputFlags, points []point, rdma bool) (*report.Do
 
 // measureAll runs every point in order, reporting progress, and writes
 // what was measured even when a point failed or Ctrl-C interrupted.
-func measureAll(b *benchFlags, o *outputFlags, doc *report.Document, points []point, host string, enc func(io.Writer, *report.Document) error) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+func measureAll(ctx context.Context, b *benchFlags, o *outputFlags, doc *report.Document, points []point, host string, enc func(io.Writer, *report.Document) error) error {
 	var runErr error
 	for i, p := range points {
 		res, err := b.measure(ctx, p, host)

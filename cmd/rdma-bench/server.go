@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -27,7 +25,7 @@ var sharedFlags = map[string]string{
 	"bidir": "bidir", "imm": "imm", "atomic": "atomic", "validate": "validate",
 }
 
-func runServer(args []string) error {
+func runServer(ctx context.Context, args []string) error {
 	fs := newFlagSet("server")
 	var b benchFlags
 	addBenchFlags(fs, &b)
@@ -79,8 +77,6 @@ func runServer(args []string) error {
 	}
 	defer tln.Close()
 	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s (TCP baseline on %s)\n", ln.Addr(), tln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	// RDMA and TCP clients are served side by side; without --persistent
 	// the first finished run (a whole sweep) ends the server.
 	ctx, cancel := context.WithCancel(ctx)

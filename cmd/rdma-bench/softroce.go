@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,7 @@ Kernels without the rdma_rxe module: run inside the project's VM instead,
 vm/run.sh -- rdma-bench ...
 `
 
-func runSoftroce(args []string) error {
+func runSoftroce(_ context.Context, args []string) error {
 	if len(args) == 0 {
 		return usageError("missing subcommand: up, down or status")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,7 @@ func init() {
 // suiteWorkloads are what the suite measures at every size.
 var suiteWorkloads = []string{"write_lat", "read_lat", "send_lat", "tcp_lat", "write_bw", "read_bw", "send_bw", "tcp_bw"}
 
-func runSuite(args []string) error {
+func runSuite(ctx context.Context, args []string) error {
 	fs := newFlagSet("suite")
 	var b benchFlags
 	var o outputFlags
@@ -72,7 +73,7 @@ func runSuite(args []string) error {
 	if o.format == report.DefaultEncoder {
 		enc = report.WriteComparison
 	}
-	return measureAll(&b, &o, doc, points, host, enc)
+	return measureAll(ctx, &b, &o, doc, points, host, enc)
 }
 
 // rejectChanged refuses flags a command does not take.

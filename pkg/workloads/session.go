@@ -122,7 +122,7 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		runErr = peerErr
 	}
 	if errors.Is(runErr, errInterrupted) && ctx.Err() != nil {
-		runErr = fmt.Errorf("%w: %w", errInterrupted, ctx.Err())
+		runErr = fmt.Errorf("%w: %w", errInterrupted, context.Cause(ctx))
 	}
 	var usage *report.CPUUsage
 	if cpuErr == nil {

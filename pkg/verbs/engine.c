@@ -107,6 +107,25 @@ static int stopped(struct rb_engine *e)
 	return __atomic_load_n(&e->stop, __ATOMIC_ACQUIRE);
 }
 
+static uint64_t completed_ops(struct rb_engine *e)
+{
+	uint64_t ops = 0;
+	for (int i = 0; i < e->nqps; i++)
+		ops += e->qps[i].completed;
+	return ops;
+}
+
+void rb_engine_reset_live(struct rb_engine *e)
+{
+	e->ops_base = completed_ops(e);
+	__atomic_store_n(&e->live_ops, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t rb_engine_live_ops(struct rb_engine *e)
+{
+	return __atomic_load_n(&e->live_ops, __ATOMIC_RELAXED);
+}
+
 void rb_engine_stop_recv(struct rb_engine *e)
 {
 	__atomic_store_n(&e->recv_stop, 1, __ATOMIC_RELEASE);
@@ -471,14 +490,15 @@ int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t dea
 		if (n > 0) {
 			int64_t t = rb_now_ns();
 			e->last_comp_ns = t;
-			if (record && sends) {
-				uint64_t ops = 0;
-				for (int i = 0; i < e->nqps; i++)
-					ops += e->qps[i].completed;
-				e->ts[e->len] = t;
-				e->counts[e->len] = ops;
-				if (++e->len == e->cap)
-					return RB_FULL;
+			if (sends) {
+				uint64_t ops = completed_ops(e);
+				__atomic_store_n(&e->live_ops, ops - e->ops_base, __ATOMIC_RELAXED);
+				if (record) {
+					e->ts[e->len] = t;
+					e->counts[e->len] = ops;
+					if (++e->len == e->cap)
+						return RB_FULL;
+				}
 			}
 			progress = 1;
 		}

@@ -301,7 +301,14 @@ func (g *Engine) Posted(i int) uint64 {
 
 // ResetTiming forgets the first post time, so that the next call's first
 // post starts the timed span (after a warm-up).
-func (g *Engine) ResetTiming() { g.e.first_post_ns = 0 }
+func (g *Engine) ResetTiming() {
+	g.e.first_post_ns = 0
+	C.rb_engine_reset_live(g.e)
+}
+
+// LiveOps is the number of send operations completed since ResetTiming,
+// as last published by the loop; any goroutine may read it during a run.
+func (g *Engine) LiveOps() uint64 { return uint64(C.rb_engine_live_ops(g.e)) }
 
 // Received is the number of receive completions, all QPs.
 func (g *Engine) Received() uint64 { return uint64(g.e.recvd) }

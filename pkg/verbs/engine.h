@@ -80,6 +80,8 @@ struct rb_engine {
 	int64_t yield_ns;     // when non-zero, calls return RB_FULL at this time
 	int64_t first_post_ns;
 	int64_t last_comp_ns;
+	uint64_t ops_base;    // completed send WRs when the timed part began
+	uint64_t live_ops;    // completed since ops_base, for other threads
 
 	// Failure details.
 	uint32_t wc_status, wc_opcode, wc_vendor_err;
@@ -92,6 +94,10 @@ int rb_engine_prepare(struct rb_engine *e);
 void rb_engine_free(struct rb_engine *e);
 void rb_engine_stop(struct rb_engine *e);
 void rb_engine_stop_recv(struct rb_engine *e);
+// rb_engine_reset_live starts counting live_ops from now (after a
+// warm-up); rb_engine_live_ops may be read from any thread.
+void rb_engine_reset_live(struct rb_engine *e);
+uint64_t rb_engine_live_ops(struct rb_engine *e);
 
 // RB_FOREVER as a count means open-ended: until the deadline (sending) or
 // until rb_engine_stop_recv (receiving).

@@ -215,7 +215,7 @@ func (s *session) stream(wk *worker, r *workerResult, tk *ticker) error {
 			r.peak.add(ts[i], counts[i])
 		}
 		eng.ResetSamples()
-		tk.bandwidth(eng, eng.Completed()-base, s.cfg.Size)
+		tk.bandwidth(eng, s.cfg.Size)
 		if again, err := outcome(st, err); !again {
 			return err
 		}

@@ -154,3 +154,44 @@ func deviceGID(dev string) (verbs.GID, error) {
 	e, err := verbs.SelectGID(table, -1)
 	return e.GID, err
 }
+
+// TestReportIntervalAllThreads: --report-interval's live figures count
+// every worker thread, so the last cumulative tick of a two-thread run is
+// close to the final operation count, not half of it.
+func TestReportIntervalAllThreads(t *testing.T) {
+	dev := testenv.Device(t)
+	var progress strings.Builder
+	c := Defaults()
+	c.Device, c.Workload, c.Size, c.Threads = dev, "write_bw", 4096, 2
+	c.Duration, c.ReportInterval, c.Progress = 3*time.Second, 500*time.Millisecond, &progress
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Loopback(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(progress.String(), "\n") {
+		if strings.Contains(l, "cumulative:") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("want a tick every 0.5 s of a 3 s run, got:\n%s", progress.String())
+	}
+	// "[ 2.5s] interval: ... | cumulative: X Gb/s Y Mpps"
+	var secs, gbps, mpps float64
+	last := lines[len(lines)-1]
+	if _, err := fmt.Sscanf(last[strings.Index(last, "[")+1:], "%fs]", &secs); err != nil {
+		t.Fatalf("tick %q: %v", last, err)
+	}
+	if _, err := fmt.Sscanf(last[strings.Index(last, "cumulative:")+len("cumulative:"):], "%f Gb/s %f Mpps", &gbps, &mpps); err != nil {
+		t.Fatalf("tick %q: %v", last, err)
+	}
+	ticked := mpps * 1e6 * secs
+	final := float64(res.Ops) * secs / (float64(res.ElapsedNS) / 1e9)
+	t.Logf("last tick: %s; %.0f ops by then, %d ops in %.2f s at the end", last, ticked, res.Ops, float64(res.ElapsedNS)/1e9)
+	if ticked < 0.7*final || ticked > 1.3*final {
+		t.Fatalf("live figures count %.0f ops at %.1f s, the run's rate gives %.0f: a thread is missing", ticked, secs, final)
+	}
+}

@@ -7,8 +7,10 @@ import (
 
 // ticker prints live figures during a run (--report-interval): the engine
 // yields at each tick without draining, the ticker prints, the run goes
-// on. A nil ticker does nothing.
+// on. It runs on the first worker; bandwidth figures sum every worker's
+// engine. A nil ticker does nothing.
 type ticker struct {
+	engines []*verbs.Engine
 	every   int64 // ns
 	next    int64
 	startNS int64
@@ -21,8 +23,12 @@ func (s *session) newTicker() *ticker {
 	if s.cfg.ReportInterval <= 0 || s.cfg.Progress == nil {
 		return nil
 	}
-	return &ticker{every: s.cfg.ReportInterval.Nanoseconds(), rep: report.NewIntervalReporter(s.cfg.Progress),
+	t := &ticker{every: s.cfg.ReportInterval.Nanoseconds(), rep: report.NewIntervalReporter(s.cfg.Progress),
 		rec: report.NewLatencyRecorder()}
+	for _, wk := range s.node.workers {
+		t.engines = append(t.engines, wk.eng)
+	}
+	return t
 }
 
 // start arms the first tick; call it after the warm-up.
@@ -57,10 +63,15 @@ func (t *ticker) latency(eng *verbs.Engine, samples []int64, size int) {
 	t.due(eng, t.ops*uint64(size))
 }
 
-func (t *ticker) bandwidth(eng *verbs.Engine, ops uint64, size int) {
+// bandwidth counts the timed operations of every worker (each engine
+// publishes its count; the others may still be warming up, at zero).
+func (t *ticker) bandwidth(eng *verbs.Engine, size int) {
 	if t == nil {
 		return
 	}
-	t.ops = ops
-	t.due(eng, ops*uint64(size))
+	t.ops = 0
+	for _, e := range t.engines {
+		t.ops += e.LiveOps()
+	}
+	t.due(eng, t.ops*uint64(size))
 }

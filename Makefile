@@ -6,7 +6,7 @@ BIN := rdma-bench
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build deps test unit integration vet fuzz bench bench-vs-perftest clean
+.PHONY: all build deps test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
 
 all: build
 
@@ -37,6 +37,9 @@ bench: build
 
 bench-vs-perftest: build
 	scripts/bench-vs-perftest.sh
+
+bench-tcp: build
+	scripts/bench-tcp.sh
 
 clean:
 	rm -rf $(BIN) .build

@@ -150,6 +150,15 @@ func (r *LatencyRecorder) Snapshot() *LatencyRecorder {
 	return &LatencyRecorder{hist: r.h().Clone(), moments: r.moments, outOfRange: r.outOfRange}
 }
 
+// copyFrom makes r an independent copy of from in r's own histogram:
+// unlike [LatencyRecorder.Snapshot], it allocates nothing once r has one.
+func (r *LatencyRecorder) copyFrom(from *LatencyRecorder) {
+	h := r.h()
+	h.Reset()
+	r.outOfRange = from.outOfRange + h.Merge(from.h())
+	r.moments = from.moments
+}
+
 // Reset forgets everything recorded.
 func (r *LatencyRecorder) Reset() {
 	r.h().Reset()

@@ -154,18 +154,21 @@ func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 	} else {
 		r.samples = make([]int64, 0, c.Iterations)
 	}
-	var chunk []int64
+	tk.share(r.rec)
 	tk.start(eng)
 	for {
 		st, err := eng.Ping(remaining, deadline, true)
+		// Timestamps become latencies in place, in the engine's buffer:
+		// nothing is allocated per batch, and the next call starts the
+		// buffer afresh.
 		ts, _ := eng.Samples()
-		chunk = chunk[:0]
-		for i := 0; i+1 < len(ts); i++ {
+		chunk := ts[:len(ts)-1]
+		for i := range chunk {
 			d := ts[i+1] - ts[i]
 			if s.plan.halve {
 				d /= 2
 			}
-			chunk = append(chunk, d)
+			chunk[i] = d
 		}
 		eng.ResetSamples()
 		if r.rec != nil {

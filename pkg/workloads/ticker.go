@@ -16,7 +16,16 @@ type ticker struct {
 	startNS int64
 	rep     *report.IntervalReporter
 	rec     *report.LatencyRecorder
+	shared  bool // rec is the run's own recorder, fed by the run
 	ops     uint64
+}
+
+// share makes the ticker read the run's recorder (duration mode) instead
+// of recording every sample a second time.
+func (t *ticker) share(rec *report.LatencyRecorder) {
+	if t != nil && rec != nil {
+		t.rec, t.shared = rec, true
+	}
 }
 
 func (s *session) newTicker() *ticker {
@@ -58,7 +67,9 @@ func (t *ticker) latency(eng *verbs.Engine, samples []int64, size int) {
 	if t == nil {
 		return
 	}
-	t.rec.RecordChunk(samples)
+	if !t.shared {
+		t.rec.RecordChunk(samples)
+	}
 	t.ops += uint64(len(samples))
 	t.due(eng, t.ops*uint64(size))
 }

@@ -5,6 +5,12 @@
 # tcp_bw against iperf3 and qperf tcp_bw (goal: ratio >= 0.95). Every tool
 # runs as a server and a client process. Prints medians and ratios
 # rdma-bench/anchor.
+#
+# PIN=CPUS (a taskset list, e.g. PIN=0) runs every server and client on
+# those CPUs. Unpinned, a loopback ping-pong is bimodal on a small VM: the
+# two processes share a CPU (a context switch per message) or not (a
+# cross-CPU wake-up, several times slower), as the scheduler and the other
+# load on the machine decide, run by run.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 cd "$root"
@@ -21,53 +27,55 @@ tmp=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 port=$((30000 + RANDOM % 20000))
+pin=()
+[ -z "${PIN:-}" ] || pin=(taskset -c "$PIN")
 
 # Each function prints one number: p50 latency in us, or bandwidth in Gb/s.
 rb_lat() { # size
 	port=$((port + 3))
-	./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
+	"${pin[@]}" ./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
 	sleep 0.5
-	timeout 120 ./rdma-bench run tcp_lat 127.0.0.1 --tcp-port $((port + 1)) -s "$1" -D "$SECS" -o csv |
+	timeout 120 "${pin[@]}" ./rdma-bench run tcp_lat 127.0.0.1 --tcp-port $((port + 1)) -s "$1" -D "$SECS" -o csv |
 		awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "lat_p50_us") c = i} NR == 2 {print $c}'
 	wait "${pids[-1]}" 2>/dev/null || true
 }
 rb_bw() {
 	port=$((port + 3))
-	./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
+	"${pin[@]}" ./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
 	sleep 0.5
-	timeout 120 ./rdma-bench run tcp_bw 127.0.0.1 --tcp-port $((port + 1)) -s 64K -D "$SECS" -o csv |
+	timeout 120 "${pin[@]}" ./rdma-bench run tcp_bw 127.0.0.1 --tcp-port $((port + 1)) -s 64K -D "$SECS" -o csv |
 		awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "bw_gbps") c = i} NR == 2 {print $c}'
 	wait "${pids[-1]}" 2>/dev/null || true
 }
 sockperf_lat() { # size
 	port=$((port + 3))
-	sockperf server --tcp -i 127.0.0.1 -p $port >/dev/null 2>&1 & pids+=($!)
+	"${pin[@]}" sockperf server --tcp -i 127.0.0.1 -p $port >/dev/null 2>&1 & pids+=($!)
 	sleep 0.5
-	timeout 120 sockperf ping-pong --tcp -i 127.0.0.1 -p $port -m "$1" -t "$SECS" 2>&1 |
+	timeout 120 "${pin[@]}" sockperf ping-pong --tcp -i 127.0.0.1 -p $port -m "$1" -t "$SECS" 2>&1 |
 		awk '/percentile 50.000/ {print $NF}'
 	kill "${pids[-1]}" 2>/dev/null || true
 }
 qperf_lat() { # size
 	port=$((port + 3))
-	qperf -lp $port >/dev/null 2>&1 & pids+=($!)
+	"${pin[@]}" qperf -lp $port >/dev/null 2>&1 & pids+=($!)
 	sleep 0.5
-	timeout 120 qperf -lp $port -t "$SECS" 127.0.0.1 -m "$1" tcp_lat |
+	timeout 120 "${pin[@]}" qperf -lp $port -t "$SECS" 127.0.0.1 -m "$1" tcp_lat |
 		awk '$1 == "latency" {v = $3; if ($4 == "ms") v *= 1000; if ($4 == "ns") v /= 1000; print v}'
 	kill "${pids[-1]}" 2>/dev/null || true
 }
 qperf_bw() {
 	port=$((port + 3))
-	qperf -lp $port >/dev/null 2>&1 & pids+=($!)
+	"${pin[@]}" qperf -lp $port >/dev/null 2>&1 & pids+=($!)
 	sleep 0.5
-	timeout 120 qperf -lp $port -t "$SECS" 127.0.0.1 -m 64K tcp_bw |
+	timeout 120 "${pin[@]}" qperf -lp $port -t "$SECS" 127.0.0.1 -m 64K tcp_bw |
 		awk '$1 == "bw" {v = $3; if ($4 == "GB/sec") v *= 8; else if ($4 == "MB/sec") v *= 0.008; print v}'
 	kill "${pids[-1]}" 2>/dev/null || true
 }
 iperf3_bw() {
 	port=$((port + 3))
-	iperf3 -s -1 -p $port >/dev/null 2>&1 & pids+=($!)
+	"${pin[@]}" iperf3 -s -1 -p $port >/dev/null 2>&1 & pids+=($!)
 	sleep 0.5
-	timeout 120 iperf3 -c 127.0.0.1 -p $port -l 64K -t "$SECS" -J |
+	timeout 120 "${pin[@]}" iperf3 -c 127.0.0.1 -p $port -l 64K -t "$SECS" -J |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e9)'
 	wait "${pids[-1]}" 2>/dev/null || true
 }

@@ -5,7 +5,9 @@
 //
 // It is the only package of rdma-bench that uses cgo. The measured data path
 // runs in C inside one cgo call per run or batch (see engine.go); the
-// one-off posts and polls here serve set-up and tests.
+// one-off posts and polls here serve set-up and tests. The TCP baseline's
+// send/receive loops live here too (sockloop.go), so that RDMA and TCP are
+// timed by the same C clock (clock.h) with the same per-batch design.
 package verbs
 
 /*

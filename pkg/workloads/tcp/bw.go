@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // tcp_bw: the client writes SIZE-byte messages back to back, then shuts
@@ -18,24 +20,23 @@ import (
 // one-way latency.
 
 func (c *client) bw() error {
-	for i := range c.cfg.Warmup {
-		if err := c.s.sendAll(c.buf); err != nil {
-			return fmt.Errorf("warm-up message %d: %w", i+1, err)
-		}
+	l := c.s.loop
+	if st, err := l.SendStream(uint64(c.cfg.Warmup), 0); st != verbs.SockDone {
+		return fmt.Errorf("warm-up message %d: %w", l.Done()+1, c.s.outcome(st, err))
 	}
 	if err := c.beginTimed(); err != nil {
 		return err
 	}
-	iters, deadline := uint64(c.cfg.Iterations), c.start+int64(c.cfg.Duration)
-	for {
-		if err := c.s.sendAll(c.buf); err != nil {
-			c.end = now()
-			return fmt.Errorf("message %d: sending: %w", c.done+1, err)
-		}
-		c.done++
-		if c.done == iters || (iters == 0 && now() >= deadline) {
-			break
-		}
+	l.ResetCounts()
+	n, deadline := uint64(c.cfg.Iterations), int64(0)
+	if n == 0 {
+		n, deadline = verbs.Forever, c.start+int64(c.cfg.Duration)
+	}
+	st, err := l.SendStream(n, deadline)
+	c.done = l.Done()
+	if st != verbs.SockDone && st != verbs.SockDeadline {
+		c.end = now()
+		return fmt.Errorf("message %d: sending: %w", c.done+1, c.s.outcome(st, err))
 	}
 	if err := c.s.closeWrite(); err != nil {
 		c.end = now()
@@ -57,54 +58,53 @@ func (c *client) bw() error {
 }
 
 // bw sinks the warm-up, then everything until the client ends the stream,
-// and acknowledges the byte count.
+// and acknowledges the byte count. Its span runs from the first timed
+// arrival to the last, as the loop noted them.
 func (v *server) bw() error {
-	size := v.cfg.Size
-	warm := int64(v.cfg.Warmup) * int64(size)
-	for got := int64(0); got < warm; {
-		n, err := v.s.recvSome(v.buf[:min(int64(size), warm-got)])
-		if err != nil {
-			if err == io.EOF {
-				err = errPeerClosed
-			}
-			return fmt.Errorf("warm-up, byte %d of %d: %w", got, warm, err)
+	size := uint64(v.cfg.Size)
+	warm := uint64(v.cfg.Warmup) * size
+	l := v.s.loop
+	if st, err := l.RecvStream(warm); st != verbs.SockDone {
+		err := v.s.outcome(st, err)
+		if err == io.EOF {
+			err = errPeerClosed
 		}
-		got += int64(n)
+		return fmt.Errorf("warm-up, byte %d of %d: %w", l.Bytes(), warm, err)
 	}
 	if err := v.beginTimed(); err != nil {
 		return err
 	}
-	first := true
+	l.ResetCounts()
 	for {
-		n, err := v.s.recvSome(v.buf)
-		if err == io.EOF {
-			break
+		limit := verbs.Forever
+		if v.hooked { // one message per call, the hook in between
+			limit = l.Bytes() + size
 		}
-		if err != nil {
-			return fmt.Errorf("after %d bytes: receiving: %w", v.bytes, err)
-		}
-		t := now()
-		if first {
-			v.start, first = t, false
-		}
-		v.end = t
-		v.bytes += uint64(n)
-		if v.hooked {
+		st, err := l.RecvStream(limit)
+		v.bytes = l.Bytes()
+		if st == verbs.SockDone {
 			if err := v.testHook(); err != nil {
 				return err
 			}
+			continue
 		}
+		if err := v.s.outcome(st, err); err != io.EOF {
+			return fmt.Errorf("after %d bytes: receiving: %w", v.bytes, err)
+		}
+		break
 	}
-	if first {
+	if first, last := l.Arrivals(); first != 0 {
+		v.start, v.end = first, last
+	} else {
 		v.end = v.start
 	}
 	binary.BigEndian.PutUint64(v.ack[:], v.bytes)
 	if err := v.s.sendAll(v.ack[:]); err != nil {
 		return fmt.Errorf("acknowledging %d bytes: %w", v.bytes, err)
 	}
-	v.done = v.bytes / uint64(size)
-	if n := uint64(v.cfg.Iterations); n > 0 && v.bytes != n*uint64(size) {
-		return fmt.Errorf("received %d bytes, expected %d (%d messages of %d bytes)", v.bytes, n*uint64(size), n, size)
+	v.done = v.bytes / size
+	if n := uint64(v.cfg.Iterations); n > 0 && v.bytes != n*size {
+		return fmt.Errorf("received %d bytes, expected %d (%d messages of %d bytes)", v.bytes, n*size, n, size)
 	}
 	return v.endTimed()
 }

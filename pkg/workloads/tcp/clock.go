@@ -3,19 +3,16 @@ package tcp
 import (
 	"fmt"
 	"runtime"
-	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
-// epoch is the origin of now.
-var epoch = time.Now()
-
-// now returns monotonic nanoseconds since epoch. time.Since on a time with
-// a monotonic reading costs one vDSO clock read, half of time.Now, which
-// also reads the wall clock (about 25 ns against 47 ns on a KVM guest with
-// a TSC clocksource).
-func now() int64 { return int64(time.Since(epoch)) }
+// now reads the clock of every measured loop, RDMA and TCP alike (see
+// verbs.Now), in nanoseconds: the socket loops' timestamps and the timed
+// phase's bounds are on one time line.
+func now() int64 { return verbs.Now() }
 
 // onLockedThread runs fn on a goroutine locked to its own OS thread,
 // pinned to cpu unless it is -1, and returns fn's error. A pinned thread

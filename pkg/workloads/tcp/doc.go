@@ -3,16 +3,20 @@
 // tcp_bw (a one-way stream, like ib_send_bw, qperf tcp_bw and iperf3),
 // measured the way the RDMA workloads are so that the two compare.
 //
-// The data path avoids the Go runtime's network machinery: the data socket
-// is taken out of the netpoller (its descriptor duplicated and set
-// blocking) and driven with plain send/recv system calls, MSG_NOSIGNAL,
-// on an OS thread locked to the measuring goroutine and optionally pinned
-// to a CPU. Short transfers and EINTR are retried; SO_RCVTIMEO and
-// SO_SNDTIMEO bound every blocking call by the idle timeout, so a peer that
-// dies or goes silent ends the run with an error. Nothing is allocated per
-// iteration: tcp_lat takes one monotonic clock reading per iteration into
-// a preallocated slice (iteration mode keeps every sample; duration mode
-// folds chunks into a report.LatencyRecorder, in bounded memory).
+// The data path runs outside the Go runtime: the data socket is taken
+// out of the netpoller (its descriptor duplicated and set blocking) and
+// driven in C by verbs.SockLoop, pkg/verbs' socket counterpart of the RDMA
+// engine, with plain send/recv system calls, MSG_NOSIGNAL, one cgo call
+// per run or per chunk of samples, on an OS thread locked to the measuring
+// goroutine and optionally pinned to a CPU. Short transfers and EINTR are
+// retried; SO_RCVTIMEO and SO_SNDTIMEO bound every blocking call by the
+// idle timeout, so a peer that dies or goes silent ends the run with an
+// error; cancelling stops the loop and shuts the socket down. Nothing is
+// allocated per iteration: tcp_lat takes one clock reading per iteration
+// (verbs.Now's clock, the RDMA engine's) into a buffer allocated
+// beforehand, and Go takes it every 4096 samples (iteration mode keeps
+// every sample; duration mode folds them into a report.LatencyRecorder,
+// in bounded memory).
 //
 // Completion modes (report.Params.Completion): "block", blocking calls
 // where the thread sleeps in the kernel until data arrives (the analogue

@@ -3,70 +3,74 @@ package tcp
 import (
 	"fmt"
 	"io"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // tcp_lat: the client sends SIZE bytes, the server echoes them, and the
 // client takes one clock reading per iteration, before its send; the
 // sample is half the time between consecutive readings, the round trip,
 // as ib_write_lat and sockperf ping-pong report it. The client ends the
-// run by shutting down its sending side at a message boundary.
+// run by shutting down its sending side at a message boundary. Both loops
+// run in C (verbs.SockLoop), one call per chunk of latChunk samples
+// (client) or per run (server).
 
-// pingPong sends one message and waits for its echo.
-func (c *client) pingPong() error {
-	if err := c.s.sendAll(c.buf); err != nil {
-		return fmt.Errorf("sending: %w", err)
+// pingErr describes a failed ping-pong iteration.
+func (c *client) pingErr(st verbs.SockStatus, err error) error {
+	e := c.s.outcome(st, err)
+	if e == io.EOF {
+		e = errPeerClosed
 	}
-	if err := c.s.recvFull(c.reply); err != nil {
-		if err == io.EOF {
-			err = errPeerClosed
-		}
-		return fmt.Errorf("receiving the reply: %w", err)
+	switch failedOp(st, err) {
+	case "send":
+		return fmt.Errorf("sending: %w", e)
+	case "recv":
+		return fmt.Errorf("receiving the reply: %w", e)
 	}
-	return nil
+	return e
 }
 
 func (c *client) lat() error {
-	for i := range c.cfg.Warmup {
-		if err := c.pingPong(); err != nil {
-			return fmt.Errorf("warm-up iteration %d: %w", i+1, err)
-		}
+	l := c.s.loop
+	if st, err := l.Ping(uint64(c.cfg.Warmup), 0, false); st != verbs.SockDone {
+		return fmt.Errorf("warm-up iteration %d: %w", l.Done()+1, c.pingErr(st, err))
 	}
 	if err := c.beginTimed(); err != nil {
 		return err
 	}
-	iters, deadline := uint64(c.cfg.Iterations), c.start+int64(c.cfg.Duration)
-	ts, k := c.ts, 0
-	ts[0] = c.start
-	for {
-		if err := c.pingPong(); err != nil {
-			c.end = ts[k]
-			c.flushLat(ts[:k+1])
-			return fmt.Errorf("iteration %d: %w", c.done+1, err)
-		}
-		k++
-		t := now()
-		ts[k] = t
-		c.done++
-		if c.done == iters || (iters == 0 && t >= deadline) {
-			break
-		}
-		if k == len(ts)-1 { // duration mode only: ts holds N+1 otherwise
-			c.flushLat(ts)
-			// A fresh reading: the flush is in no sample.
-			ts[0], k = now(), 0
-		}
+	l.ResetCounts()
+	n, deadline := uint64(c.cfg.Iterations), int64(0)
+	if n == 0 {
+		n, deadline = verbs.Forever, c.start+int64(c.cfg.Duration)
 	}
-	c.end = ts[k]
-	c.flushLat(ts[:k+1])
+	for {
+		left := n
+		if n != verbs.Forever {
+			left = n - c.done
+		}
+		st, err := l.Ping(left, deadline, true)
+		ts := l.Samples()
+		c.end = ts[len(ts)-1]
+		c.done = l.Done()
+		c.flushLat(ts)
+		l.ResetSamples()
+		if st == verbs.SockFull {
+			continue // the next call's first reading is fresh: the flush is in no sample
+		}
+		if st != verbs.SockDone && st != verbs.SockDeadline {
+			return fmt.Errorf("iteration %d: %w", c.done+1, c.pingErr(st, err))
+		}
+		break
+	}
 	if err := c.s.closeWrite(); err != nil {
 		return fmt.Errorf("ending the run: %w", err)
 	}
 	return c.endTimed()
 }
 
-// flushLat turns len(ts)-1 intervals between timestamps into half round
-// trips in place, and keeps them (iteration mode) or folds them into the
-// histogram (duration mode). The last timestamp is left as it was.
+// flushLat turns the len(ts)-1 intervals between timestamps into half
+// round trips in place (ts is the loop's buffer), and keeps them
+// (iteration mode) or folds them into the histogram (duration mode).
 func (c *client) flushLat(ts []int64) {
 	n := len(ts) - 1
 	for i := range n {
@@ -76,31 +80,56 @@ func (c *client) flushLat(ts []int64) {
 		c.rec.RecordChunk(ts[:n])
 		return
 	}
-	c.samples = ts[:n]
+	c.samples = append(c.samples, ts[:n]...)
+}
+
+// pongErr describes a failed echo; io.EOF means the client ended the
+// stream at a message boundary.
+func (v *server) pongErr(st verbs.SockStatus, err error) error {
+	e := v.s.outcome(st, err)
+	if e == io.EOF {
+		return e
+	}
+	switch failedOp(st, err) {
+	case "send":
+		return fmt.Errorf("replying: %w", e)
+	case "recv":
+		return fmt.Errorf("receiving: %w", e)
+	}
+	return e
 }
 
 // lat echoes every message until the client ends the stream.
 func (v *server) lat() error {
-	for i := range v.cfg.Warmup {
-		if err := v.pong(); err != nil {
-			if err == io.EOF {
-				err = errPeerClosed
-			}
-			return fmt.Errorf("warm-up iteration %d: %w", i+1, err)
+	l := v.s.loop
+	if st, err := l.Pong(uint64(v.cfg.Warmup)); st != verbs.SockDone {
+		err := v.pongErr(st, err)
+		if err == io.EOF {
+			err = errPeerClosed
 		}
+		return fmt.Errorf("warm-up iteration %d: %w", l.Done()+1, err)
 	}
 	if err := v.beginTimed(); err != nil {
 		return err
 	}
+	l.ResetCounts()
 	for {
-		err := v.pong()
-		if err == io.EOF {
-			break
+		n := verbs.Forever
+		if v.hooked { // one message per call, the hook in between
+			if err := v.testHook(); err != nil {
+				return err
+			}
+			n = 1
 		}
-		if err != nil {
+		st, err := l.Pong(n)
+		v.done = l.Done()
+		if st == verbs.SockDone {
+			continue
+		}
+		if err := v.pongErr(st, err); err != io.EOF {
 			return fmt.Errorf("iteration %d: %w", v.done+1, err)
 		}
-		v.done++
+		break
 	}
 	v.end = now()
 	v.bytes = 2 * v.done * uint64(v.cfg.Size)
@@ -108,24 +137,4 @@ func (v *server) lat() error {
 		return fmt.Errorf("client stopped after %d of %d iterations", v.done, n)
 	}
 	return v.endTimed()
-}
-
-// pong receives one message and echoes it; io.EOF means the client ended
-// the stream before the message.
-func (v *server) pong() error {
-	if err := v.s.recvFull(v.buf); err != nil {
-		if err == io.EOF {
-			return err
-		}
-		return fmt.Errorf("receiving: %w", err)
-	}
-	if v.hooked && v.timed {
-		if err := v.testHook(); err != nil {
-			return err
-		}
-	}
-	if err := v.s.sendAll(v.buf); err != nil {
-		return fmt.Errorf("replying: %w", err)
-	}
-	return nil
 }

@@ -8,21 +8,21 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
-// latChunk is how many latency samples duration mode buffers before
-// folding them into its histogram.
+// latChunk is how many latency samples one call of the socket loop
+// records before Go takes them: into the iteration mode's samples, or
+// folded into the duration mode's histogram.
 const latChunk = 4096
 
 // phaseTimed names the barrier between warm-up and the timed phase.
 const phaseTimed = "timed"
 
-// side is what both ends of a run share: the data socket, the control
-// connection, one message buffer, and the timed phase's figures on this
-// side's own clock.
+// side is what both ends of a run share: the data socket (whose loop holds
+// the message buffers), the control connection, and the timed phase's
+// figures on this side's own clock.
 type side struct {
 	cfg  Config
 	s    *sock
 	ctrl *exchange.Conn
-	buf  []byte
 	ack  [8]byte // tcp_bw: the server's count of bytes received
 
 	cpu0, cpu1 report.CPUSample
@@ -33,34 +33,34 @@ type side struct {
 }
 
 func newSide(cfg Config, s *sock, ctrl *exchange.Conn) side {
-	return side{cfg: cfg, s: s, ctrl: ctrl, buf: make([]byte, cfg.Size)}
+	return side{cfg: cfg, s: s, ctrl: ctrl}
+}
+
+// prepare readies the socket's loop for the workload's messages.
+func (s *side) prepare() error {
+	if err := s.s.prepare(s.cfg.Size, latChunk); err != nil {
+		return fmt.Errorf("preparing the data connection: %w", err)
+	}
+	return nil
 }
 
 // client is the measuring side: it sends, and times.
 type client struct {
 	side
-	reply []byte // tcp_lat: the echo
-	// tcp_lat: one timestamp per iteration, taken before its send (and
-	// one after the last reply): N+1 in iteration mode, a chunk in
-	// duration mode, turned into half round trips in place.
-	ts      []int64
-	samples []int64                 // iteration mode
-	rec     *report.LatencyRecorder // duration mode
+	// tcp_lat: the half round trips, kept (iteration mode) or folded
+	// into a histogram (duration mode).
+	samples []int64
+	rec     *report.LatencyRecorder
 	// received is the byte count the server acknowledged (tcp_bw).
 	received uint64
 }
 
 func newClient(cfg Config, s *sock, ctrl *exchange.Conn) *client {
 	c := &client{side: newSide(cfg, s, ctrl)}
-	for i := range c.buf {
-		c.buf[i] = byte(i)
-	}
 	if cfg.Workload == Lat {
-		c.reply = make([]byte, cfg.Size)
 		if cfg.Iterations > 0 {
-			c.ts = make([]int64, cfg.Iterations+1)
+			c.samples = make([]int64, 0, cfg.Iterations)
 		} else {
-			c.ts = make([]int64, latChunk+1)
 			c.rec = report.NewLatencyRecorder()
 		}
 	}
@@ -68,6 +68,13 @@ func newClient(cfg Config, s *sock, ctrl *exchange.Conn) *client {
 }
 
 func (c *client) measure() error {
+	if err := c.prepare(); err != nil {
+		return err
+	}
+	msg := c.s.loop.Message()
+	for i := range msg {
+		msg[i] = byte(i)
+	}
 	if c.cfg.Workload == Lat {
 		return c.lat()
 	}
@@ -114,6 +121,9 @@ func newServer(cfg Config, s *sock, ctrl *exchange.Conn) *server {
 }
 
 func (v *server) measure() error {
+	if err := v.prepare(); err != nil {
+		return err
+	}
 	if v.cfg.Workload == Lat {
 		return v.lat()
 	}

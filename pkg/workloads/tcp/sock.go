@@ -9,17 +9,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // busyPollUS is the SO_BUSY_POLL budget asked for in busy-poll mode.
 const busyPollUS = 50
-
-// spinCheck is how many EAGAINs a busy-polling call spins between looks
-// at the clock for the idle timeout.
-const spinCheck = 1024
 
 var (
 	// errPeerClosed: the peer closed the data connection.
@@ -45,11 +42,12 @@ func (e *timeoutError) Error() string {
 func (e *timeoutError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
 
 // sock is a connected TCP socket taken out of Go's netpoller: a blocking
-// file descriptor driven with plain system calls by the measuring thread
-// alone. Every blocking call is bounded by SO_RCVTIMEO/SO_SNDTIMEO (the
-// idle timeout). abort, safe from any goroutine, shuts the socket down so
-// that a blocked call returns at once; close releases it and must be
-// called by the owner once the measuring thread is done.
+// file descriptor driven in C by the measuring thread alone, through a
+// verbs.SockLoop that issues the system calls and takes the timestamps.
+// Every blocking call is bounded by SO_RCVTIMEO/SO_SNDTIMEO (the idle
+// timeout). abort, safe from any goroutine, stops the loop and shuts the
+// socket down so that a blocked call returns at once; close releases both
+// and must be called by the owner once the measuring thread is done.
 type sock struct {
 	fd   int
 	peer string
@@ -58,6 +56,9 @@ type sock struct {
 	// busyPoll is the outcome of SO_BUSY_POLL in busy mode: the budget in
 	// µs, or why it was refused.
 	busyPoll string
+	// loop runs every transfer. It is replaced (by prepare) and read only
+	// on the measuring thread, and by abort and close under mu.
+	loop *verbs.SockLoop
 
 	mu      sync.Mutex
 	closed  bool
@@ -67,6 +68,7 @@ type sock struct {
 // newSock takes nc's socket out of the netpoller: it duplicates the
 // descriptor, closes nc, and sets the duplicate blocking with TCP_NODELAY
 // and the idle timeout on both directions. nc is closed in every case.
+// The socket can move one-off buffers; prepare readies it for a workload.
 func newSock(nc *net.TCPConn, busy bool, idle time.Duration) (*sock, error) {
 	peer := nc.RemoteAddr().String()
 	defer nc.Close()
@@ -84,6 +86,10 @@ func newSock(nc *net.TCPConn, busy bool, idle time.Duration) (*sock, error) {
 	}
 	s := &sock{fd: fd, peer: peer, busy: busy, idle: idle}
 	if err := s.setOptions(); err != nil {
+		s.close()
+		return nil, fmt.Errorf("data connection to %s: %w", peer, err)
+	}
+	if err := s.prepare(1, 1); err != nil {
 		s.close()
 		return nil, fmt.Errorf("data connection to %s: %w", peer, err)
 	}
@@ -115,23 +121,47 @@ func (s *sock) setOptions() error {
 	return nil
 }
 
+// prepare gives the socket a loop for size-byte messages that records up
+// to samples ping-pong timestamps per call. Call it on the measuring
+// thread, before the loop runs.
+func (s *sock) prepare(size, samples int) error {
+	l, err := verbs.NewSockLoop(verbs.SockSpec{FD: s.fd, Size: size, Busy: s.busy, IdleTimeout: s.idle, SampleCap: samples})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		l.Close()
+		return errStopped
+	}
+	if s.aborted.Load() {
+		l.Stop()
+	}
+	s.loop.Close()
+	s.loop = l
+	return nil
+}
+
 // abort makes every pending and later call on s fail with errStopped.
 func (s *sock) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.aborted.Store(true)
+		s.loop.Stop()
 		_ = unix.Shutdown(s.fd, unix.SHUT_RDWR)
 	}
 }
 
-// close releases the descriptor; it is idempotent.
+// close releases the descriptor and the loop; it is idempotent.
 func (s *sock) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
 		_ = unix.Close(s.fd)
+		s.loop.Close()
 	}
 }
 
@@ -143,117 +173,65 @@ func (s *sock) closeWrite() error {
 	return nil
 }
 
-// sendAll writes all of p, retrying short writes and EINTR.
+// sendAll writes all of p (outside the measured loops).
 func (s *sock) sendAll(p []byte) error {
-	flags := uintptr(unix.MSG_NOSIGNAL)
-	if s.busy {
-		flags |= unix.MSG_DONTWAIT
-	}
-	var since int64
-	spins := 0
-	for len(p) > 0 {
-		var r uintptr
-		var e unix.Errno
-		if s.busy {
-			r, _, e = unix.RawSyscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), flags, 0, 0)
-		} else {
-			r, _, e = unix.Syscall6(unix.SYS_SENDTO, uintptr(s.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), flags, 0, 0)
-		}
-		if e == 0 {
-			p = p[r:]
-			since, spins = 0, 0
-			continue
-		}
-		if err := s.retry(e, "send", &since, &spins); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.outcome(s.loop.SendAll(p))
 }
 
 // recvSome reads at least one byte into p; at the end of the stream it
 // returns io.EOF.
 func (s *sock) recvSome(p []byte) (int, error) {
-	flags := uintptr(0)
-	if s.busy {
-		flags = unix.MSG_DONTWAIT
-	}
-	var since int64
-	spins := 0
-	for {
-		var r uintptr
-		var e unix.Errno
-		if s.busy {
-			r, _, e = unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(s.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), flags, 0, 0)
-		} else {
-			r, _, e = unix.Syscall6(unix.SYS_RECVFROM, uintptr(s.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), flags, 0, 0)
-		}
-		switch {
-		case e == 0 && r > 0:
-			return int(r), nil
-		case e == 0:
-			if s.aborted.Load() {
-				return 0, errStopped
-			}
-			return 0, io.EOF
-		}
-		if err := s.retry(e, "recv", &since, &spins); err != nil {
-			return 0, err
-		}
-	}
+	n, st, err := s.loop.RecvSome(p)
+	return n, s.outcome(st, err)
 }
 
 // recvFull fills p. It returns io.EOF if the stream ended before the first
 // byte, errPeerClosed if it ended inside p.
 func (s *sock) recvFull(p []byte) error {
-	for got := 0; got < len(p); {
-		n, err := s.recvSome(p[got:])
-		if err == io.EOF && got > 0 {
-			return errPeerClosed
+	return s.outcome(s.loop.RecvFull(p))
+}
+
+// outcome maps what a loop call returned to this package's errors: nil
+// when it is done, full or past its deadline; io.EOF when the peer ended
+// the stream at a message boundary and errPeerClosed inside a message;
+// errStopped once aborted; a *timeoutError; or the system error.
+func (s *sock) outcome(st verbs.SockStatus, err error) error {
+	// A type assertion, not errors.As: nothing escapes, so the hot path
+	// does not allocate.
+	if se, ok := err.(*verbs.SockError); ok {
+		if se.Errno != 0 {
+			return s.fail(se.Errno)
 		}
-		if err != nil {
-			return err
+		if s.aborted.Load() {
+			return errStopped
 		}
-		got += n
+		return &timeoutError{op: se.Op, d: s.idle}
+	}
+	switch {
+	case err != nil:
+		return err
+	case st == verbs.SockStopped:
+		return errStopped
+	case st == verbs.SockEOF && s.aborted.Load():
+		return errStopped
+	case st == verbs.SockEOF && s.loop.Partial() > 0:
+		return errPeerClosed
+	case st == verbs.SockEOF:
+		return io.EOF
 	}
 	return nil
 }
 
-// retry decides what a failed call does next: nil to call again (EINTR,
-// or EAGAIN while busy-polling within the idle timeout), else the error.
-// *since is when the wait began (0: not yet measured).
-func (s *sock) retry(e unix.Errno, op string, since *int64, spins *int) error {
-	switch {
-	case e == unix.EINTR:
-		// Blocking calls with a timeout are not restarted after a signal
-		// (Go preempts with SIGURG); bound the total wait ourselves.
-		if s.stalled(since) {
-			return &timeoutError{op: op, d: s.idle}
-		}
-		return nil
-	case e == unix.EAGAIN && s.busy:
-		if *spins++; *spins%spinCheck == 0 && s.stalled(since) {
-			return &timeoutError{op: op, d: s.idle}
-		}
-		return nil
-	case e == unix.EAGAIN:
-		if s.aborted.Load() {
-			return errStopped
-		}
-		return &timeoutError{op: op, d: s.idle}
+// failedOp is the call a loop's failure came from: "send", "recv", or ""
+// when it was stopped between calls.
+func failedOp(st verbs.SockStatus, err error) string {
+	if se, ok := err.(*verbs.SockError); ok {
+		return se.Op
 	}
-	return s.fail(e)
-}
-
-// stalled reports whether the wait that began at *since has outlasted the
-// idle timeout; a zero *since starts the wait now.
-func (s *sock) stalled(since *int64) bool {
-	t := now()
-	if *since == 0 {
-		*since = t
-		return false
+	if st == verbs.SockEOF {
+		return "recv"
 	}
-	return t-*since > int64(s.idle)
+	return ""
 }
 
 // fail maps a system error, reporting an aborted socket as errStopped.

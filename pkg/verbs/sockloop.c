@@ -1,0 +1,247 @@
+// The TCP baseline's measured loops. Every per-message system call and
+// timestamp happens here, so that a message costs what it costs in a C tool
+// such as sockperf or qperf: no Go scheduler hand-off (entersyscall and
+// exitsyscall) around each send and receive. Go calls in once per run or
+// per batch of samples.
+//
+// Blocking mode issues plain blocking send/recv, which the socket's
+// SO_SNDTIMEO/SO_RCVTIMEO bound by the idle timeout; busy mode spins on
+// MSG_DONTWAIT calls and reads the clock only every SPIN_CHECK empty calls.
+// A peer that stops answering ends a call with RB_SOCK_IDLE. rb_sock_stop
+// ends it with RB_SOCK_STOPPED: at once when spinning, and, when blocked,
+// once the caller's shutdown of the socket wakes the call.
+#include <errno.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include "clock.h"
+#include "sockloop.h"
+
+#define SPIN_CHECK 1024
+
+// Plain system calls, not libc's send and recv: in a multi-threaded
+// process (every Go program) those are cancellation points that wrap each
+// call in two atomic updates of the thread's cancellation state, which a
+// single-threaded C tool such as sockperf skips. syscall(2) reads its
+// arguments as longs: pass them as longs.
+static ssize_t sys_send(int fd, const void *p, size_t len, int flags)
+{
+	return syscall(SYS_sendto, (long)fd, p, len, (long)flags, NULL, 0L);
+}
+
+static ssize_t sys_recv(int fd, void *p, size_t len, int flags)
+{
+	return syscall(SYS_recvfrom, (long)fd, p, len, (long)flags, NULL, NULL);
+}
+
+void rb_sock_stop(struct rb_sock *s)
+{
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+}
+
+static int stopped(struct rb_sock *s)
+{
+	return __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+}
+
+// wait is one wait for the peer: the empty calls spun and when the wait
+// began (0: not yet measured).
+struct wait {
+	uint64_t spins;
+	int64_t since;
+};
+
+// stalled reports whether the wait has outlasted the idle timeout (none
+// when it is 0); its first call starts the wait.
+static int stalled(struct rb_sock *s, struct wait *w)
+{
+	int64_t now = rb_now_ns();
+	if (!w->since) {
+		w->since = now;
+		return 0;
+	}
+	return s->idle_timeout_ns > 0 && now - w->since > s->idle_timeout_ns;
+}
+
+// fail records a failed or timed-out call. A call that failed because the
+// caller stopped the loop (and shut the socket down) is no failure.
+static int fail(struct rb_sock *s, int op, int status, int err)
+{
+	if (stopped(s))
+		return RB_SOCK_STOPPED;
+	s->err_op = op;
+	s->err_errno = err;
+	return status;
+}
+
+// retry decides what a failed call does next: 0 to call again, else the
+// status to return.
+static int retry(struct rb_sock *s, int op, int err, struct wait *w)
+{
+	switch (err) {
+	case EINTR:
+		// A blocking call with a timeout is not restarted after a
+		// signal, and each new call gets the whole timeout again: bound
+		// the total wait here.
+		return stalled(s, w) ? fail(s, op, RB_SOCK_IDLE, 0) : 0;
+	case EAGAIN:
+		if (!s->busy) // SO_RCVTIMEO or SO_SNDTIMEO expired
+			return fail(s, op, RB_SOCK_IDLE, 0);
+		if (stopped(s))
+			return RB_SOCK_STOPPED;
+		if (++w->spins % SPIN_CHECK == 0 && stalled(s, w))
+			return fail(s, op, RB_SOCK_IDLE, 0);
+		return 0;
+	}
+	return fail(s, op, RB_SOCK_ERROR, err);
+}
+
+// MSG_NOSIGNAL: a peer that is gone is an EPIPE to report, not a SIGPIPE.
+static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
+{
+	int flags = MSG_NOSIGNAL | (s->busy ? MSG_DONTWAIT : 0);
+	struct wait w = { 0 };
+	while (len > 0) {
+		ssize_t r = sys_send(s->fd, p, len, flags);
+		if (r >= 0) {
+			p += r;
+			len -= (size_t)r;
+			w = (struct wait){ 0 }; // progress: a new wait begins
+			continue;
+		}
+		int st = retry(s, RB_SOCK_SEND, errno, &w);
+		if (st)
+			return st;
+	}
+	return RB_SOCK_OK;
+}
+
+static int recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
+{
+	int flags = s->busy ? MSG_DONTWAIT : 0;
+	struct wait w = { 0 };
+	for (;;) {
+		ssize_t r = sys_recv(s->fd, p, len, flags);
+		if (r > 0) {
+			*got = (size_t)r;
+			return RB_SOCK_OK;
+		}
+		if (r == 0) { // the end of the stream, or our own shutdown
+			s->partial = 0;
+			return stopped(s) ? RB_SOCK_STOPPED : RB_SOCK_EOF;
+		}
+		int st = retry(s, RB_SOCK_RECV, errno, &w);
+		if (st)
+			return st;
+	}
+}
+
+// recv_full fills p; at the end of the stream, partial says how much of p
+// had arrived.
+static int recv_full(struct rb_sock *s, uint8_t *p, size_t len)
+{
+	for (size_t got = 0; got < len;) {
+		size_t n = 0;
+		int st = recv_some(s, p + got, len - got, &n);
+		if (st == RB_SOCK_EOF)
+			s->partial = (uint32_t)got;
+		if (st)
+			return st;
+		got += n;
+	}
+	return RB_SOCK_OK;
+}
+
+int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
+{
+	uint64_t done = 0;
+	int r;
+	for (;;) {
+		// One reading per iteration, as in the RDMA engine: the end of
+		// the last iteration is the start of the next, so the loop's own
+		// cost is in each sample once.
+		int64_t t = rb_now_ns();
+		if (record)
+			s->ts[s->len] = t;
+		if (done == n)
+			return RB_SOCK_OK;
+		if (deadline_ns && t >= deadline_ns)
+			return RB_SOCK_DEADLINE;
+		if (stopped(s))
+			return RB_SOCK_STOPPED;
+		if (record && s->len == s->cap)
+			return RB_SOCK_FULL;
+		if ((r = send_all(s, s->buf, s->size)) || (r = recv_full(s, s->reply, s->size)))
+			return r;
+		done++;
+		s->done++;
+		if (record)
+			s->len++;
+	}
+}
+
+int rb_sock_pong(struct rb_sock *s, uint64_t n)
+{
+	int r;
+	for (uint64_t done = 0; done < n; done++) {
+		if (stopped(s))
+			return RB_SOCK_STOPPED;
+		if ((r = recv_full(s, s->buf, s->size)) || (r = send_all(s, s->buf, s->size)))
+			return r;
+		s->done++;
+	}
+	return RB_SOCK_OK;
+}
+
+int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
+{
+	int r;
+	for (uint64_t done = 0;;) {
+		if (done == n)
+			return RB_SOCK_OK;
+		if (stopped(s))
+			return RB_SOCK_STOPPED;
+		if ((r = send_all(s, s->buf, s->size)))
+			return r;
+		done++;
+		s->done++;
+		// The clock only in duration mode: a counted run needs none.
+		if (deadline_ns && rb_now_ns() >= deadline_ns)
+			return done == n ? RB_SOCK_OK : RB_SOCK_DEADLINE;
+	}
+}
+
+int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
+{
+	int r;
+	while (s->bytes < limit) {
+		if (stopped(s))
+			return RB_SOCK_STOPPED;
+		uint64_t want = limit - s->bytes;
+		size_t got = 0;
+		if ((r = recv_some(s, s->buf, want < s->size ? (size_t)want : s->size, &got)))
+			return r;
+		int64_t t = rb_now_ns();
+		if (!s->first_ns)
+			s->first_ns = t;
+		s->last_ns = t;
+		s->bytes += got;
+	}
+	return RB_SOCK_OK;
+}
+
+int rb_sock_send_all(struct rb_sock *s, const uint8_t *p, size_t len)
+{
+	return send_all(s, p, len);
+}
+
+int rb_sock_recv_full(struct rb_sock *s, uint8_t *p, size_t len)
+{
+	return recv_full(s, p, len);
+}
+
+int rb_sock_recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
+{
+	return recv_some(s, p, len, got);
+}

@@ -1,0 +1,244 @@
+package verbs
+
+/*
+#include <stdlib.h>
+#include "sockloop.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// defaultSockSamples is SockSpec.SampleCap's default.
+const defaultSockSamples = 4096
+
+// SockSpec configures a SockLoop.
+type SockSpec struct {
+	// FD is a connected stream socket in blocking mode, with SO_RCVTIMEO
+	// and SO_SNDTIMEO set to IdleTimeout. The caller owns it: it closes
+	// it, and shuts it down to wake a blocked call after Stop.
+	FD int
+	// Size is the message size in bytes.
+	Size int
+	// Busy spins on non-blocking (MSG_DONTWAIT) calls instead of
+	// blocking.
+	Busy bool
+	// IdleTimeout bounds a wait for the peer (0: unbounded).
+	IdleTimeout time.Duration
+	// SampleCap is how many iterations one Ping call may record before
+	// returning SockFull (default 4096).
+	SampleCap int
+}
+
+// SockStatus says why a SockLoop call returned.
+type SockStatus int
+
+// SockLoop call outcomes; SockIdle and SockFailed come with a *SockError.
+const (
+	SockDone     SockStatus = C.RB_SOCK_OK
+	SockFull     SockStatus = C.RB_SOCK_FULL
+	SockDeadline SockStatus = C.RB_SOCK_DEADLINE
+	SockStopped  SockStatus = C.RB_SOCK_STOPPED
+	SockIdle     SockStatus = C.RB_SOCK_IDLE
+	SockEOF      SockStatus = C.RB_SOCK_EOF // the peer ended the stream
+	SockFailed   SockStatus = C.RB_SOCK_ERROR
+)
+
+// SockError is a socket call of a loop that failed, or, when Idle is set,
+// that waited longer than the idle timeout for the peer.
+type SockError struct {
+	Op    string        // "send" or "recv"
+	Errno syscall.Errno // the call's error; 0 for a timeout
+	Idle  time.Duration // the idle timeout that passed; 0 for a failure
+}
+
+func (e *SockError) Error() string {
+	if e.Errno == 0 {
+		return fmt.Sprintf("%s: nothing moved for %v", e.Op, e.Idle)
+	}
+	return fmt.Sprintf("%s: %v", e.Op, e.Errno)
+}
+
+// Unwrap lets errors.Is match the errno, or os.ErrDeadlineExceeded for a
+// timeout.
+func (e *SockError) Unwrap() error {
+	if e.Errno == 0 {
+		return os.ErrDeadlineExceeded
+	}
+	return e.Errno
+}
+
+// SockLoop runs the TCP baseline's measured loops on one socket in C: one
+// cgo call per run or per batch of samples, with its message buffers and
+// sample buffer in C memory. One OS thread drives it at a time; only Stop
+// may be called from elsewhere.
+type SockLoop struct {
+	s    *C.struct_rb_sock
+	spec SockSpec
+}
+
+// NewSockLoop allocates a loop's buffers for spec.
+func NewSockLoop(spec SockSpec) (*SockLoop, error) {
+	if spec.FD < 0 || spec.Size <= 0 {
+		return nil, fmt.Errorf("creating socket loop: descriptor %d, size %d: need a descriptor and size > 0", spec.FD, spec.Size)
+	}
+	if spec.SampleCap <= 0 {
+		spec.SampleCap = defaultSockSamples
+	}
+	s := (*C.struct_rb_sock)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rb_sock{}))))
+	if s == nil {
+		return nil, errors.New("creating socket loop: out of memory")
+	}
+	l := &SockLoop{s: s, spec: spec}
+	s.fd = C.int(spec.FD)
+	if spec.Busy {
+		s.busy = 1
+	}
+	s.size = C.uint32_t(spec.Size)
+	s.idle_timeout_ns = C.int64_t(spec.IdleTimeout.Nanoseconds())
+	s.buf = (*C.uint8_t)(C.calloc(C.size_t(spec.Size), 1))
+	s.reply = (*C.uint8_t)(C.calloc(C.size_t(spec.Size), 1))
+	s.cap = C.uint64_t(spec.SampleCap)
+	s.ts = (*C.int64_t)(C.calloc(C.size_t(spec.SampleCap+1), 8))
+	if s.buf == nil || s.reply == nil || s.ts == nil {
+		l.Close()
+		return nil, errors.New("creating socket loop: out of memory")
+	}
+	return l, nil
+}
+
+// Close frees the loop's memory; the socket is the caller's. Safe on nil
+// and more than once, but not while a call runs.
+func (l *SockLoop) Close() {
+	if l == nil || l.s == nil {
+		return
+	}
+	C.free(unsafe.Pointer(l.s.buf))
+	C.free(unsafe.Pointer(l.s.reply))
+	C.free(unsafe.Pointer(l.s.ts))
+	C.free(unsafe.Pointer(l.s))
+	l.s = nil
+}
+
+// Stop makes the running call and every later one return SockStopped:
+// at once when spinning, when woken otherwise (shut the socket down).
+// Safe from any goroutine while the loop is not closed.
+func (l *SockLoop) Stop() { C.rb_sock_stop(l.s) }
+
+// Message is the Size-byte message that Ping and SendStream send (C
+// memory, valid until Close).
+func (l *SockLoop) Message() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(l.s.buf)), l.spec.Size)
+}
+
+func (l *SockLoop) result(ret C.int) (SockStatus, error) {
+	op := "send"
+	if l.s.err_op == C.RB_SOCK_RECV {
+		op = "recv"
+	}
+	switch ret {
+	case C.RB_SOCK_IDLE:
+		return SockIdle, &SockError{Op: op, Idle: l.spec.IdleTimeout}
+	case C.RB_SOCK_ERROR:
+		return SockFailed, &SockError{Op: op, Errno: syscall.Errno(l.s.err_errno)}
+	}
+	return SockStatus(ret), nil
+}
+
+// Ping runs up to n ping-pong iterations (send Size bytes, receive the
+// Size-byte echo), until deadlineNS (a Now value; 0 for none), or, with
+// record, until the sample buffer is full (SockFull: take Samples,
+// ResetSamples and call again). With record, each iteration's time before
+// its send is kept, plus one after the last echo: Samples. After a
+// failure, the last sample ends the last complete iteration. Warm-up runs
+// with record false.
+func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (SockStatus, error) {
+	rec := C.int(0)
+	if record {
+		rec = 1
+	}
+	return l.result(C.rb_sock_ping(l.s, C.uint64_t(n), C.int64_t(deadlineNS), rec))
+}
+
+// Pong echoes n messages (Forever: until the peer ends the stream,
+// SockEOF).
+func (l *SockLoop) Pong(n uint64) (SockStatus, error) {
+	return l.result(C.rb_sock_pong(l.s, C.uint64_t(n)))
+}
+
+// SendStream sends n messages (Forever: until deadlineNS).
+func (l *SockLoop) SendStream(n uint64, deadlineNS int64) (SockStatus, error) {
+	return l.result(C.rb_sock_send_stream(l.s, C.uint64_t(n), C.int64_t(deadlineNS)))
+}
+
+// RecvStream receives, Size bytes per call at most, until Bytes reaches
+// limit (Forever: until the peer ends the stream, SockEOF), noting the
+// first and last arrival (Arrivals).
+func (l *SockLoop) RecvStream(limit uint64) (SockStatus, error) {
+	return l.result(C.rb_sock_recv_stream(l.s, C.uint64_t(limit)))
+}
+
+// SendAll sends all of p, outside the measured loops.
+func (l *SockLoop) SendAll(p []byte) (SockStatus, error) {
+	if len(p) == 0 {
+		return SockDone, nil
+	}
+	return l.result(C.rb_sock_send_all(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p))))
+}
+
+// RecvFull fills p; at the end of the stream it returns SockEOF, and
+// Partial says how much of p had arrived.
+func (l *SockLoop) RecvFull(p []byte) (SockStatus, error) {
+	if len(p) == 0 {
+		return SockDone, nil
+	}
+	return l.result(C.rb_sock_recv_full(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p))))
+}
+
+// RecvSome receives at least one byte into p.
+func (l *SockLoop) RecvSome(p []byte) (int, SockStatus, error) {
+	if len(p) == 0 {
+		return 0, SockDone, nil
+	}
+	var got C.size_t
+	st, err := l.result(C.rb_sock_recv_some(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p)), &got))
+	return int(got), st, err
+}
+
+// Samples returns the timestamps Ping recorded since ResetSamples: one
+// more than the iterations. The slice aliases C memory: use it before the
+// next call.
+func (l *SockLoop) Samples() []int64 {
+	return unsafe.Slice((*int64)(unsafe.Pointer(l.s.ts)), int(l.s.len)+1)
+}
+
+// ResetSamples empties the sample buffer.
+func (l *SockLoop) ResetSamples() { l.s.len = 0 }
+
+// Done is the messages handled since ResetCounts: ping-pong iterations,
+// echoes, or stream messages sent.
+func (l *SockLoop) Done() uint64 { return uint64(l.s.done) }
+
+// Bytes is what RecvStream received since ResetCounts.
+func (l *SockLoop) Bytes() uint64 { return uint64(l.s.bytes) }
+
+// Arrivals are the times (Now) of RecvStream's first and last receive
+// since ResetCounts; 0 when none.
+func (l *SockLoop) Arrivals() (first, last int64) {
+	return int64(l.s.first_ns), int64(l.s.last_ns)
+}
+
+// Partial is how much of the last message had arrived when a call
+// returned SockEOF.
+func (l *SockLoop) Partial() int { return int(l.s.partial) }
+
+// ResetCounts zeroes Done, Bytes and Arrivals (after a warm-up).
+func (l *SockLoop) ResetCounts() {
+	l.s.done, l.s.bytes, l.s.first_ns, l.s.last_ns = 0, 0, 0, 0
+}

@@ -1,0 +1,86 @@
+// The TCP baseline's measured data path: send, receive and timestamps on one
+// connected stream socket, all in C, one call per run or per batch of
+// samples, as the RDMA engine (engine.h) does for queue pairs.
+#ifndef RDMA_BENCH_SOCKLOOP_H
+#define RDMA_BENCH_SOCKLOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Why a call returned. The first five mean what the engine's RB_* do.
+enum rb_sock_status {
+	RB_SOCK_OK = 0,       // the requested count is done
+	RB_SOCK_FULL = 1,     // the sample buffer is full: call again
+	RB_SOCK_DEADLINE = 2, // the deadline passed
+	RB_SOCK_STOPPED = 3,  // rb_sock_stop was called
+	RB_SOCK_IDLE = 4,     // nothing moved for idle_timeout_ns: see err_op
+	RB_SOCK_EOF = 5,      // the peer ended the stream: see partial
+	RB_SOCK_ERROR = 6     // a call failed: see err_op and err_errno
+};
+
+// Which call failed or waited too long.
+enum rb_sock_op {
+	RB_SOCK_SEND = 1,
+	RB_SOCK_RECV = 2,
+};
+
+// RB_SOCK_FOREVER as a count means open-ended: until the deadline
+// (sending) or the end of the stream (receiving).
+#define RB_SOCK_FOREVER UINT64_MAX
+
+struct rb_sock {
+	// Configuration. fd is connected and blocking, with SO_RCVTIMEO and
+	// SO_SNDTIMEO set to the idle timeout: they bound every blocking call.
+	int fd;
+	int busy; // MSG_DONTWAIT calls spun on, instead of blocking calls
+	uint32_t size;
+	int64_t idle_timeout_ns;
+	uint8_t *buf;   // the message: sent, echoed, or received into
+	uint8_t *reply; // ping: where the echo lands
+
+	// Sample buffer: the time before each ping iteration's send, plus one
+	// after the last (ts holds cap + 1).
+	int64_t *ts;
+	uint64_t cap;
+	uint64_t len;
+
+	// Run-time state, kept across calls.
+	volatile int stop;
+	uint64_t done;    // messages: ping-pong iterations, echoes, stream sends
+	uint64_t bytes;   // stream receive: bytes received
+	int64_t first_ns; // stream receive: first and last arrival (0: none)
+	int64_t last_ns;
+	uint32_t partial; // bytes of an unfinished message when the stream ended
+
+	// Failure details.
+	int err_op;
+	int err_errno;
+};
+
+void rb_sock_stop(struct rb_sock *s);
+
+// rb_sock_ping runs up to n iterations (send size bytes, receive the size
+// byte echo) or until deadline_ns, when non-zero. With record it writes
+// one timestamp per iteration, taken before its send, into ts, plus a
+// final one at ts[len] after the last echo (also when it fails: ts[len] then
+// ends the last complete iteration), and returns RB_SOCK_FULL when the
+// buffer is full. rb_sock_pong echoes n messages (RB_SOCK_FOREVER: until
+// the end of the stream).
+int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record);
+int rb_sock_pong(struct rb_sock *s, uint64_t n);
+
+// rb_sock_send_stream sends n messages (RB_SOCK_FOREVER: until
+// deadline_ns). rb_sock_recv_stream receives, size bytes per call at most,
+// until bytes reaches limit (RB_SOCK_OK) or the stream ends (RB_SOCK_EOF),
+// noting the first and last arrival times.
+int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns);
+int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit);
+
+// One-off transfers of a caller's buffer (acknowledgements, tests), with
+// the same retries and bounds. rb_sock_recv_some returns after at least
+// one byte, written to *got.
+int rb_sock_send_all(struct rb_sock *s, const uint8_t *p, size_t len);
+int rb_sock_recv_full(struct rb_sock *s, uint8_t *p, size_t len);
+int rb_sock_recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got);
+
+#endif

@@ -1,0 +1,222 @@
+package verbs_test
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+)
+
+// tcpPair returns two connected blocking TCP descriptors over loopback,
+// with TCP_NODELAY and both timeouts set to idle. Those still open (not
+// set to -1) are closed at cleanup.
+func tcpPair(t *testing.T, idle time.Duration) *[2]int {
+	t.Helper()
+	fds := &[2]int{-1, -1}
+	t.Cleanup(func() {
+		for _, fd := range fds {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}
+	})
+	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(ln)
+	lo := &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}
+	if err := unix.Bind(ln, lo); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(ln, 1); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := unix.Getsockname(ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fds[0], err = unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Connect(fds[0], sa); err != nil {
+		t.Fatal(err)
+	}
+	if fds[1], _, err = unix.Accept4(ln, unix.SOCK_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	tv := unix.NsecToTimeval(idle.Nanoseconds())
+	for _, fd := range fds {
+		_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		_ = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
+		_ = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
+	}
+	return fds
+}
+
+func newLoop(t *testing.T, spec verbs.SockSpec) *verbs.SockLoop {
+	t.Helper()
+	l, err := verbs.NewSockLoop(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	return l
+}
+
+// loopPair returns a pinging and a ponging loop over loopback, and the
+// pinging side's descriptor.
+func loopPair(t *testing.T, busy bool, size, samples int, idle time.Duration) (ping, pong *verbs.SockLoop, fd int) {
+	fds := tcpPair(t, idle)
+	ping = newLoop(t, verbs.SockSpec{FD: fds[0], Size: size, Busy: busy, IdleTimeout: idle, SampleCap: samples})
+	pong = newLoop(t, verbs.SockSpec{FD: fds[1], Size: size, Busy: busy, IdleTimeout: idle})
+	return ping, pong, fds[0]
+}
+
+func TestSockPingPong(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		ping, pong, fd := loopPair(t, busy, 100, 64, time.Second)
+		copy(ping.Message(), "hello")
+		echoed := make(chan error, 1)
+		go func() {
+			st, err := pong.Pong(verbs.Forever)
+			if err == nil && st != verbs.SockEOF {
+				err = errors.New("pong did not see the end of the stream")
+			}
+			echoed <- err
+		}()
+		if st, err := ping.Ping(10, 0, false); st != verbs.SockDone || err != nil {
+			t.Fatalf("busy=%v: warm-up: %v %v", busy, st, err)
+		}
+		ping.ResetCounts()
+		// 200 iterations in batches of 64: three full, then the rest.
+		var samples []int64
+		for left := uint64(200); ; {
+			st, err := ping.Ping(left, 0, true)
+			if err != nil {
+				t.Fatalf("busy=%v: %v", busy, err)
+			}
+			ts := ping.Samples()
+			for i := 1; i < len(ts); i++ {
+				samples = append(samples, ts[i]-ts[i-1])
+			}
+			left -= uint64(len(ts) - 1)
+			ping.ResetSamples()
+			if st == verbs.SockDone {
+				break
+			}
+			if st != verbs.SockFull || len(ts) != 65 {
+				t.Fatalf("busy=%v: status %v with %d timestamps", busy, st, len(ts))
+			}
+		}
+		if len(samples) != 200 || ping.Done() != 200 {
+			t.Fatalf("busy=%v: %d samples, %d done", busy, len(samples), ping.Done())
+		}
+		for i, d := range samples {
+			if d <= 0 {
+				t.Fatalf("busy=%v: sample %d = %d ns", busy, i, d)
+			}
+		}
+		// Duration mode ends at the deadline.
+		if st, err := ping.Ping(verbs.Forever, verbs.Now()+int64(20*time.Millisecond), true); st != verbs.SockDeadline && st != verbs.SockFull || err != nil {
+			t.Fatalf("busy=%v: duration: %v %v", busy, st, err)
+		}
+		_ = unix.Shutdown(fd, unix.SHUT_WR)
+		if err := <-echoed; err != nil {
+			t.Fatalf("busy=%v: %v", busy, err)
+		}
+		if pong.Done() != 10+ping.Done() {
+			t.Errorf("busy=%v: %d echoes for 10 + %d pings", busy, pong.Done(), ping.Done())
+		}
+	}
+}
+
+func TestSockStream(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		tx, rx, fd := loopPair(t, busy, 4096, 0, time.Second)
+		got := make(chan error, 1)
+		go func() {
+			st, err := rx.RecvStream(verbs.Forever)
+			if err == nil && st != verbs.SockEOF {
+				err = errors.New("receiver did not see the end of the stream")
+			}
+			got <- err
+		}()
+		if st, err := tx.SendStream(500, 0); st != verbs.SockDone || err != nil {
+			t.Fatalf("busy=%v: %v %v", busy, st, err)
+		}
+		_ = unix.Shutdown(fd, unix.SHUT_WR)
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
+		first, last := rx.Arrivals()
+		if rx.Bytes() != 500*4096 || tx.Done() != 500 || first <= 0 || last < first {
+			t.Errorf("busy=%v: %d bytes, %d sent, arrivals %d..%d", busy, rx.Bytes(), tx.Done(), first, last)
+		}
+	}
+}
+
+func TestSockIdle(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		ping, _, _ := loopPair(t, busy, 8, 0, 100*time.Millisecond)
+		start := time.Now()
+		st, err := ping.Ping(1, 0, true)
+		var se *verbs.SockError
+		if st != verbs.SockIdle || !errors.As(err, &se) || se.Op != "recv" || !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("busy=%v: %v %v", busy, st, err)
+		}
+		if took := time.Since(start); took < 90*time.Millisecond || took > 2*time.Second {
+			t.Errorf("busy=%v: gave up after %v", busy, took)
+		}
+	}
+}
+
+func TestSockStop(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		ping, _, fd := loopPair(t, busy, 8, 0, 10*time.Second)
+		time.AfterFunc(50*time.Millisecond, func() {
+			ping.Stop()
+			if !busy { // a blocked call needs waking
+				_ = unix.Shutdown(fd, unix.SHUT_RDWR)
+			}
+		})
+		start := time.Now()
+		if st, err := ping.Ping(verbs.Forever, 0, false); st != verbs.SockStopped || err != nil {
+			t.Errorf("busy=%v: %v %v", busy, st, err)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("busy=%v: stopped after %v", busy, took)
+		}
+	}
+}
+
+func TestSockPeerGone(t *testing.T) {
+	fds := tcpPair(t, time.Second)
+	l := newLoop(t, verbs.SockSpec{FD: fds[0], Size: 8, IdleTimeout: time.Second})
+	if _, err := unix.Write(fds[1], []byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	_ = unix.Shutdown(fds[1], unix.SHUT_WR)
+	msg := make([]byte, 8)
+	if st, err := l.RecvFull(msg); st != verbs.SockEOF || err != nil || l.Partial() != 3 || string(msg[:3]) != "abc" {
+		t.Fatalf("recv: %v %v, partial %d", st, err, l.Partial())
+	}
+	// A peer that closed with unread data resets the connection.
+	_, _ = unix.Write(fds[0], []byte("x"))
+	time.Sleep(20 * time.Millisecond)
+	_ = unix.Close(fds[1])
+	fds[1] = -1
+	var err error
+	for i := 0; i < 100 && err == nil; i++ {
+		_, err = l.SendStream(1, 0)
+	}
+	var se *verbs.SockError
+	if !errors.As(err, &se) || se.Op != "send" || !(errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)) {
+		t.Errorf("send to a closed peer: %v", err)
+	}
+}

@@ -78,17 +78,6 @@ type EngineSpec struct {
 	SampleCap int
 }
 
-// Status says why an engine call returned without error.
-type Status int
-
-// Engine call outcomes.
-const (
-	StatusDone     Status = C.RB_OK
-	StatusFull     Status = C.RB_FULL
-	StatusDeadline Status = C.RB_DEADLINE
-	StatusStopped  Status = C.RB_STOPPED
-)
-
 // Engine runs measured loops over a set of QPs sharing one CQ. Its state
 // lives in C memory; one Engine is driven by one OS thread at a time, and
 // only Stop and StopRecv may be called from elsewhere.

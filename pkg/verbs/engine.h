@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 #include "clock.h"
+#include "status.h"
 
 enum rb_verb {
 	RB_WRITE = 0,
@@ -14,17 +15,6 @@ enum rb_verb {
 	RB_SEND = 3,
 	RB_FADD = 4,
 	RB_CSWAP = 5,
-};
-
-// Why a call returned.
-enum rb_status {
-	RB_OK = 0,        // the requested count is done
-	RB_FULL = 1,      // the sample buffer is full, or yield_ns passed: call again
-	RB_DEADLINE = 2,  // the deadline passed
-	RB_STOPPED = 3,   // rb_engine_stop was called
-	RB_IDLE = 4,      // no progress for idle_timeout_ns: the peer is gone
-	RB_WC_ERROR = 5,  // a work completion failed: see wc_*
-	RB_VERB_ERROR = 6 // a verb failed: see err_verb and err_errno
 };
 
 struct rb_eqp {
@@ -99,9 +89,8 @@ void rb_engine_stop_recv(struct rb_engine *e);
 void rb_engine_reset_live(struct rb_engine *e);
 uint64_t rb_engine_live_ops(struct rb_engine *e);
 
-// RB_FOREVER as a count means open-ended: until the deadline (sending) or
-// until rb_engine_stop_recv (receiving).
-#define RB_FOREVER UINT64_MAX
+// RB_FOREVER (status.h) as a receive count means until
+// rb_engine_stop_recv.
 int rb_engine_post_recvs(struct rb_engine *e);
 
 // Latency. rb_ping runs up to n timed iterations (or until deadline_ns,

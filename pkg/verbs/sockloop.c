@@ -7,8 +7,8 @@
 // Blocking mode issues plain blocking send/recv, which the socket's
 // SO_SNDTIMEO/SO_RCVTIMEO bound by the idle timeout; busy mode spins on
 // MSG_DONTWAIT calls and reads the clock only every SPIN_CHECK empty calls.
-// A peer that stops answering ends a call with RB_SOCK_IDLE. rb_sock_stop
-// ends it with RB_SOCK_STOPPED: at once when spinning, and, when blocked,
+// A peer that stops answering ends a call with RB_IDLE. rb_sock_stop
+// ends it with RB_STOPPED: at once when spinning, and, when blocked,
 // once the caller's shutdown of the socket wakes the call.
 #include <errno.h>
 #include <unistd.h>
@@ -69,7 +69,7 @@ static int stalled(struct rb_sock *s, struct wait *w)
 static int fail(struct rb_sock *s, int op, int status, int err)
 {
 	if (stopped(s))
-		return RB_SOCK_STOPPED;
+		return RB_STOPPED;
 	s->err_op = op;
 	s->err_errno = err;
 	return status;
@@ -84,17 +84,17 @@ static int retry(struct rb_sock *s, int op, int err, struct wait *w)
 		// A blocking call with a timeout is not restarted after a
 		// signal, and each new call gets the whole timeout again: bound
 		// the total wait here.
-		return stalled(s, w) ? fail(s, op, RB_SOCK_IDLE, 0) : 0;
+		return stalled(s, w) ? fail(s, op, RB_IDLE, 0) : 0;
 	case EAGAIN:
 		if (!s->busy) // SO_RCVTIMEO or SO_SNDTIMEO expired
-			return fail(s, op, RB_SOCK_IDLE, 0);
+			return fail(s, op, RB_IDLE, 0);
 		if (stopped(s))
-			return RB_SOCK_STOPPED;
+			return RB_STOPPED;
 		if (++w->spins % SPIN_CHECK == 0 && stalled(s, w))
-			return fail(s, op, RB_SOCK_IDLE, 0);
+			return fail(s, op, RB_IDLE, 0);
 		return 0;
 	}
-	return fail(s, op, RB_SOCK_ERROR, err);
+	return fail(s, op, RB_SYS_ERROR, err);
 }
 
 // MSG_NOSIGNAL: a peer that is gone is an EPIPE to report, not a SIGPIPE.
@@ -114,7 +114,7 @@ static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 		if (st)
 			return st;
 	}
-	return RB_SOCK_OK;
+	return RB_OK;
 }
 
 static int recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
@@ -125,11 +125,11 @@ static int recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
 		ssize_t r = sys_recv(s->fd, p, len, flags);
 		if (r > 0) {
 			*got = (size_t)r;
-			return RB_SOCK_OK;
+			return RB_OK;
 		}
 		if (r == 0) { // the end of the stream, or our own shutdown
 			s->partial = 0;
-			return stopped(s) ? RB_SOCK_STOPPED : RB_SOCK_EOF;
+			return stopped(s) ? RB_STOPPED : RB_EOF;
 		}
 		int st = retry(s, RB_SOCK_RECV, errno, &w);
 		if (st)
@@ -144,13 +144,13 @@ static int recv_full(struct rb_sock *s, uint8_t *p, size_t len)
 	for (size_t got = 0; got < len;) {
 		size_t n = 0;
 		int st = recv_some(s, p + got, len - got, &n);
-		if (st == RB_SOCK_EOF)
+		if (st == RB_EOF)
 			s->partial = (uint32_t)got;
 		if (st)
 			return st;
 		got += n;
 	}
-	return RB_SOCK_OK;
+	return RB_OK;
 }
 
 int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
@@ -165,13 +165,13 @@ int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
 		if (record)
 			s->ts[s->len] = t;
 		if (done == n)
-			return RB_SOCK_OK;
+			return RB_OK;
 		if (deadline_ns && t >= deadline_ns)
-			return RB_SOCK_DEADLINE;
+			return RB_DEADLINE;
 		if (stopped(s))
-			return RB_SOCK_STOPPED;
+			return RB_STOPPED;
 		if (record && s->len == s->cap)
-			return RB_SOCK_FULL;
+			return RB_FULL;
 		if ((r = send_all(s, s->buf, s->size)) || (r = recv_full(s, s->reply, s->size)))
 			return r;
 		done++;
@@ -186,12 +186,12 @@ int rb_sock_pong(struct rb_sock *s, uint64_t n)
 	int r;
 	for (uint64_t done = 0; done < n; done++) {
 		if (stopped(s))
-			return RB_SOCK_STOPPED;
+			return RB_STOPPED;
 		if ((r = recv_full(s, s->buf, s->size)) || (r = send_all(s, s->buf, s->size)))
 			return r;
 		s->done++;
 	}
-	return RB_SOCK_OK;
+	return RB_OK;
 }
 
 int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
@@ -199,16 +199,16 @@ int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
 	int r;
 	for (uint64_t done = 0;;) {
 		if (done == n)
-			return RB_SOCK_OK;
+			return RB_OK;
 		if (stopped(s))
-			return RB_SOCK_STOPPED;
+			return RB_STOPPED;
 		if ((r = send_all(s, s->buf, s->size)))
 			return r;
 		done++;
 		s->done++;
 		// The clock only in duration mode: a counted run needs none.
 		if (deadline_ns && rb_now_ns() >= deadline_ns)
-			return done == n ? RB_SOCK_OK : RB_SOCK_DEADLINE;
+			return done == n ? RB_OK : RB_DEADLINE;
 	}
 }
 
@@ -217,7 +217,7 @@ int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
 	int r;
 	while (s->bytes < limit) {
 		if (stopped(s))
-			return RB_SOCK_STOPPED;
+			return RB_STOPPED;
 		uint64_t want = limit - s->bytes;
 		size_t got = 0;
 		if ((r = recv_some(s, s->buf, want < s->size ? (size_t)want : s->size, &got)))
@@ -228,7 +228,7 @@ int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
 		s->last_ns = t;
 		s->bytes += got;
 	}
-	return RB_SOCK_OK;
+	return RB_OK;
 }
 
 int rb_sock_send_all(struct rb_sock *s, const uint8_t *p, size_t len)

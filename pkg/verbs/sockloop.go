@@ -32,23 +32,9 @@ type SockSpec struct {
 	// IdleTimeout bounds a wait for the peer (0: unbounded).
 	IdleTimeout time.Duration
 	// SampleCap is how many iterations one Ping call may record before
-	// returning SockFull (default 4096).
+	// returning StatusFull (default 4096).
 	SampleCap int
 }
-
-// SockStatus says why a SockLoop call returned.
-type SockStatus int
-
-// SockLoop call outcomes; SockIdle and SockFailed come with a *SockError.
-const (
-	SockDone     SockStatus = C.RB_SOCK_OK
-	SockFull     SockStatus = C.RB_SOCK_FULL
-	SockDeadline SockStatus = C.RB_SOCK_DEADLINE
-	SockStopped  SockStatus = C.RB_SOCK_STOPPED
-	SockIdle     SockStatus = C.RB_SOCK_IDLE
-	SockEOF      SockStatus = C.RB_SOCK_EOF // the peer ended the stream
-	SockFailed   SockStatus = C.RB_SOCK_ERROR
-)
 
 // SockError is a socket call of a loop that failed, or, when Idle is set,
 // that waited longer than the idle timeout for the peer.
@@ -126,7 +112,7 @@ func (l *SockLoop) Close() {
 	l.s = nil
 }
 
-// Stop makes the running call and every later one return SockStopped:
+// Stop makes the running call and every later one return StatusStopped:
 // at once when spinning, when woken otherwise (shut the socket down).
 // Safe from any goroutine while the loop is not closed.
 func (l *SockLoop) Stop() { C.rb_sock_stop(l.s) }
@@ -137,28 +123,28 @@ func (l *SockLoop) Message() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(l.s.buf)), l.spec.Size)
 }
 
-func (l *SockLoop) result(ret C.int) (SockStatus, error) {
+func (l *SockLoop) result(ret C.int) (Status, error) {
 	op := "send"
 	if l.s.err_op == C.RB_SOCK_RECV {
 		op = "recv"
 	}
 	switch ret {
-	case C.RB_SOCK_IDLE:
-		return SockIdle, &SockError{Op: op, Idle: l.spec.IdleTimeout}
-	case C.RB_SOCK_ERROR:
-		return SockFailed, &SockError{Op: op, Errno: syscall.Errno(l.s.err_errno)}
+	case C.RB_IDLE:
+		return StatusIdle, &SockError{Op: op, Idle: l.spec.IdleTimeout}
+	case C.RB_SYS_ERROR:
+		return StatusFailed, &SockError{Op: op, Errno: syscall.Errno(l.s.err_errno)}
 	}
-	return SockStatus(ret), nil
+	return Status(ret), nil
 }
 
 // Ping runs up to n ping-pong iterations (send Size bytes, receive the
 // Size-byte echo), until deadlineNS (a Now value; 0 for none), or, with
-// record, until the sample buffer is full (SockFull: take Samples,
+// record, until the sample buffer is full (StatusFull: take Samples,
 // ResetSamples and call again). With record, each iteration's time before
 // its send is kept, plus one after the last echo: Samples. After a
 // failure, the last sample ends the last complete iteration. Warm-up runs
 // with record false.
-func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (SockStatus, error) {
+func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (Status, error) {
 	rec := C.int(0)
 	if record {
 		rec = 1
@@ -167,44 +153,44 @@ func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (SockStatus, er
 }
 
 // Pong echoes n messages (Forever: until the peer ends the stream,
-// SockEOF).
-func (l *SockLoop) Pong(n uint64) (SockStatus, error) {
+// StatusEOF).
+func (l *SockLoop) Pong(n uint64) (Status, error) {
 	return l.result(C.rb_sock_pong(l.s, C.uint64_t(n)))
 }
 
 // SendStream sends n messages (Forever: until deadlineNS).
-func (l *SockLoop) SendStream(n uint64, deadlineNS int64) (SockStatus, error) {
+func (l *SockLoop) SendStream(n uint64, deadlineNS int64) (Status, error) {
 	return l.result(C.rb_sock_send_stream(l.s, C.uint64_t(n), C.int64_t(deadlineNS)))
 }
 
 // RecvStream receives, Size bytes per call at most, until Bytes reaches
-// limit (Forever: until the peer ends the stream, SockEOF), noting the
+// limit (Forever: until the peer ends the stream, StatusEOF), noting the
 // first and last arrival (Arrivals).
-func (l *SockLoop) RecvStream(limit uint64) (SockStatus, error) {
+func (l *SockLoop) RecvStream(limit uint64) (Status, error) {
 	return l.result(C.rb_sock_recv_stream(l.s, C.uint64_t(limit)))
 }
 
 // SendAll sends all of p, outside the measured loops.
-func (l *SockLoop) SendAll(p []byte) (SockStatus, error) {
+func (l *SockLoop) SendAll(p []byte) (Status, error) {
 	if len(p) == 0 {
-		return SockDone, nil
+		return StatusDone, nil
 	}
 	return l.result(C.rb_sock_send_all(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p))))
 }
 
-// RecvFull fills p; at the end of the stream it returns SockEOF, and
+// RecvFull fills p; at the end of the stream it returns StatusEOF, and
 // Partial says how much of p had arrived.
-func (l *SockLoop) RecvFull(p []byte) (SockStatus, error) {
+func (l *SockLoop) RecvFull(p []byte) (Status, error) {
 	if len(p) == 0 {
-		return SockDone, nil
+		return StatusDone, nil
 	}
 	return l.result(C.rb_sock_recv_full(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p))))
 }
 
 // RecvSome receives at least one byte into p.
-func (l *SockLoop) RecvSome(p []byte) (int, SockStatus, error) {
+func (l *SockLoop) RecvSome(p []byte) (int, Status, error) {
 	if len(p) == 0 {
-		return 0, SockDone, nil
+		return 0, StatusDone, nil
 	}
 	var got C.size_t
 	st, err := l.result(C.rb_sock_recv_some(l.s, (*C.uint8_t)(unsafe.Pointer(&p[0])), C.size_t(len(p)), &got))
@@ -235,7 +221,7 @@ func (l *SockLoop) Arrivals() (first, last int64) {
 }
 
 // Partial is how much of the last message had arrived when a call
-// returned SockEOF.
+// returned StatusEOF.
 func (l *SockLoop) Partial() int { return int(l.s.partial) }
 
 // ResetCounts zeroes Done, Bytes and Arrivals (after a warm-up).

@@ -6,17 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-// Why a call returned. The first five mean what the engine's RB_* do.
-enum rb_sock_status {
-	RB_SOCK_OK = 0,       // the requested count is done
-	RB_SOCK_FULL = 1,     // the sample buffer is full: call again
-	RB_SOCK_DEADLINE = 2, // the deadline passed
-	RB_SOCK_STOPPED = 3,  // rb_sock_stop was called
-	RB_SOCK_IDLE = 4,     // nothing moved for idle_timeout_ns: see err_op
-	RB_SOCK_EOF = 5,      // the peer ended the stream: see partial
-	RB_SOCK_ERROR = 6     // a call failed: see err_op and err_errno
-};
+#include "status.h"
 
 // Which call failed or waited too long.
 enum rb_sock_op {
@@ -24,9 +14,8 @@ enum rb_sock_op {
 	RB_SOCK_RECV = 2,
 };
 
-// RB_SOCK_FOREVER as a count means open-ended: until the deadline
-// (sending) or the end of the stream (receiving).
-#define RB_SOCK_FOREVER UINT64_MAX
+// Calls return an rb_status (status.h): RB_EOF when the peer ended the
+// stream (see partial), RB_IDLE and RB_SYS_ERROR with err_op set.
 
 struct rb_sock {
 	// Configuration. fd is connected and blocking, with SO_RCVTIMEO and
@@ -63,15 +52,15 @@ void rb_sock_stop(struct rb_sock *s);
 // byte echo) or until deadline_ns, when non-zero. With record it writes
 // one timestamp per iteration, taken before its send, into ts, plus a
 // final one at ts[len] after the last echo (also when it fails: ts[len] then
-// ends the last complete iteration), and returns RB_SOCK_FULL when the
-// buffer is full. rb_sock_pong echoes n messages (RB_SOCK_FOREVER: until
+// ends the last complete iteration), and returns RB_FULL when the
+// buffer is full. rb_sock_pong echoes n messages (RB_FOREVER: until
 // the end of the stream).
 int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record);
 int rb_sock_pong(struct rb_sock *s, uint64_t n);
 
-// rb_sock_send_stream sends n messages (RB_SOCK_FOREVER: until
+// rb_sock_send_stream sends n messages (RB_FOREVER: until
 // deadline_ns). rb_sock_recv_stream receives, size bytes per call at most,
-// until bytes reaches limit (RB_SOCK_OK) or the stream ends (RB_SOCK_EOF),
+// until bytes reaches limit (RB_OK) or the stream ends (RB_EOF),
 // noting the first and last arrival times.
 int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns);
 int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit);

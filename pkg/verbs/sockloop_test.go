@@ -85,12 +85,12 @@ func TestSockPingPong(t *testing.T) {
 		echoed := make(chan error, 1)
 		go func() {
 			st, err := pong.Pong(verbs.Forever)
-			if err == nil && st != verbs.SockEOF {
+			if err == nil && st != verbs.StatusEOF {
 				err = errors.New("pong did not see the end of the stream")
 			}
 			echoed <- err
 		}()
-		if st, err := ping.Ping(10, 0, false); st != verbs.SockDone || err != nil {
+		if st, err := ping.Ping(10, 0, false); st != verbs.StatusDone || err != nil {
 			t.Fatalf("busy=%v: warm-up: %v %v", busy, st, err)
 		}
 		ping.ResetCounts()
@@ -107,10 +107,10 @@ func TestSockPingPong(t *testing.T) {
 			}
 			left -= uint64(len(ts) - 1)
 			ping.ResetSamples()
-			if st == verbs.SockDone {
+			if st == verbs.StatusDone {
 				break
 			}
-			if st != verbs.SockFull || len(ts) != 65 {
+			if st != verbs.StatusFull || len(ts) != 65 {
 				t.Fatalf("busy=%v: status %v with %d timestamps", busy, st, len(ts))
 			}
 		}
@@ -123,7 +123,7 @@ func TestSockPingPong(t *testing.T) {
 			}
 		}
 		// Duration mode ends at the deadline.
-		if st, err := ping.Ping(verbs.Forever, verbs.Now()+int64(20*time.Millisecond), true); st != verbs.SockDeadline && st != verbs.SockFull || err != nil {
+		if st, err := ping.Ping(verbs.Forever, verbs.Now()+int64(20*time.Millisecond), true); st != verbs.StatusDeadline && st != verbs.StatusFull || err != nil {
 			t.Fatalf("busy=%v: duration: %v %v", busy, st, err)
 		}
 		_ = unix.Shutdown(fd, unix.SHUT_WR)
@@ -142,12 +142,12 @@ func TestSockStream(t *testing.T) {
 		got := make(chan error, 1)
 		go func() {
 			st, err := rx.RecvStream(verbs.Forever)
-			if err == nil && st != verbs.SockEOF {
+			if err == nil && st != verbs.StatusEOF {
 				err = errors.New("receiver did not see the end of the stream")
 			}
 			got <- err
 		}()
-		if st, err := tx.SendStream(500, 0); st != verbs.SockDone || err != nil {
+		if st, err := tx.SendStream(500, 0); st != verbs.StatusDone || err != nil {
 			t.Fatalf("busy=%v: %v %v", busy, st, err)
 		}
 		_ = unix.Shutdown(fd, unix.SHUT_WR)
@@ -167,7 +167,7 @@ func TestSockIdle(t *testing.T) {
 		start := time.Now()
 		st, err := ping.Ping(1, 0, true)
 		var se *verbs.SockError
-		if st != verbs.SockIdle || !errors.As(err, &se) || se.Op != "recv" || !errors.Is(err, os.ErrDeadlineExceeded) {
+		if st != verbs.StatusIdle || !errors.As(err, &se) || se.Op != "recv" || !errors.Is(err, os.ErrDeadlineExceeded) {
 			t.Errorf("busy=%v: %v %v", busy, st, err)
 		}
 		if took := time.Since(start); took < 90*time.Millisecond || took > 2*time.Second {
@@ -186,7 +186,7 @@ func TestSockStop(t *testing.T) {
 			}
 		})
 		start := time.Now()
-		if st, err := ping.Ping(verbs.Forever, 0, false); st != verbs.SockStopped || err != nil {
+		if st, err := ping.Ping(verbs.Forever, 0, false); st != verbs.StatusStopped || err != nil {
 			t.Errorf("busy=%v: %v %v", busy, st, err)
 		}
 		if took := time.Since(start); took > 2*time.Second {
@@ -203,7 +203,7 @@ func TestSockPeerGone(t *testing.T) {
 	}
 	_ = unix.Shutdown(fds[1], unix.SHUT_WR)
 	msg := make([]byte, 8)
-	if st, err := l.RecvFull(msg); st != verbs.SockEOF || err != nil || l.Partial() != 3 || string(msg[:3]) != "abc" {
+	if st, err := l.RecvFull(msg); st != verbs.StatusEOF || err != nil || l.Partial() != 3 || string(msg[:3]) != "abc" {
 		t.Fatalf("recv: %v %v, partial %d", st, err, l.Partial())
 	}
 	// A peer that closed with unread data resets the connection.

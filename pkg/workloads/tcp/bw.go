@@ -21,7 +21,7 @@ import (
 
 func (c *client) bw() error {
 	l := c.s.loop
-	if st, err := l.SendStream(uint64(c.cfg.Warmup), 0); st != verbs.SockDone {
+	if st, err := l.SendStream(uint64(c.cfg.Warmup), 0); st != verbs.StatusDone {
 		return fmt.Errorf("warm-up message %d: %w", l.Done()+1, c.s.outcome(st, err))
 	}
 	if err := c.beginTimed(); err != nil {
@@ -34,7 +34,7 @@ func (c *client) bw() error {
 	}
 	st, err := l.SendStream(n, deadline)
 	c.done = l.Done()
-	if st != verbs.SockDone && st != verbs.SockDeadline {
+	if st != verbs.StatusDone && st != verbs.StatusDeadline {
 		c.end = now()
 		return fmt.Errorf("message %d: sending: %w", c.done+1, c.s.outcome(st, err))
 	}
@@ -64,7 +64,7 @@ func (v *server) bw() error {
 	size := uint64(v.cfg.Size)
 	warm := uint64(v.cfg.Warmup) * size
 	l := v.s.loop
-	if st, err := l.RecvStream(warm); st != verbs.SockDone {
+	if st, err := l.RecvStream(warm); st != verbs.StatusDone {
 		err := v.s.outcome(st, err)
 		if err == io.EOF {
 			err = errPeerClosed
@@ -82,7 +82,7 @@ func (v *server) bw() error {
 		}
 		st, err := l.RecvStream(limit)
 		v.bytes = l.Bytes()
-		if st == verbs.SockDone {
+		if st == verbs.StatusDone {
 			if err := v.testHook(); err != nil {
 				return err
 			}

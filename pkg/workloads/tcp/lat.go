@@ -16,7 +16,7 @@ import (
 // (client) or per run (server).
 
 // pingErr describes a failed ping-pong iteration.
-func (c *client) pingErr(st verbs.SockStatus, err error) error {
+func (c *client) pingErr(st verbs.Status, err error) error {
 	e := c.s.outcome(st, err)
 	if e == io.EOF {
 		e = errPeerClosed
@@ -32,7 +32,7 @@ func (c *client) pingErr(st verbs.SockStatus, err error) error {
 
 func (c *client) lat() error {
 	l := c.s.loop
-	if st, err := l.Ping(uint64(c.cfg.Warmup), 0, false); st != verbs.SockDone {
+	if st, err := l.Ping(uint64(c.cfg.Warmup), 0, false); st != verbs.StatusDone {
 		return fmt.Errorf("warm-up iteration %d: %w", l.Done()+1, c.pingErr(st, err))
 	}
 	if err := c.beginTimed(); err != nil {
@@ -54,10 +54,10 @@ func (c *client) lat() error {
 		c.done = l.Done()
 		c.flushLat(ts)
 		l.ResetSamples()
-		if st == verbs.SockFull {
+		if st == verbs.StatusFull {
 			continue // the next call's first reading is fresh: the flush is in no sample
 		}
-		if st != verbs.SockDone && st != verbs.SockDeadline {
+		if st != verbs.StatusDone && st != verbs.StatusDeadline {
 			return fmt.Errorf("iteration %d: %w", c.done+1, c.pingErr(st, err))
 		}
 		break
@@ -85,7 +85,7 @@ func (c *client) flushLat(ts []int64) {
 
 // pongErr describes a failed echo; io.EOF means the client ended the
 // stream at a message boundary.
-func (v *server) pongErr(st verbs.SockStatus, err error) error {
+func (v *server) pongErr(st verbs.Status, err error) error {
 	e := v.s.outcome(st, err)
 	if e == io.EOF {
 		return e
@@ -102,7 +102,7 @@ func (v *server) pongErr(st verbs.SockStatus, err error) error {
 // lat echoes every message until the client ends the stream.
 func (v *server) lat() error {
 	l := v.s.loop
-	if st, err := l.Pong(uint64(v.cfg.Warmup)); st != verbs.SockDone {
+	if st, err := l.Pong(uint64(v.cfg.Warmup)); st != verbs.StatusDone {
 		err := v.pongErr(st, err)
 		if err == io.EOF {
 			err = errPeerClosed
@@ -123,7 +123,7 @@ func (v *server) lat() error {
 		}
 		st, err := l.Pong(n)
 		v.done = l.Done()
-		if st == verbs.SockDone {
+		if st == verbs.StatusDone {
 			continue
 		}
 		if err := v.pongErr(st, err); err != io.EOF {

@@ -195,7 +195,7 @@ func (s *sock) recvFull(p []byte) error {
 // when it is done, full or past its deadline; io.EOF when the peer ended
 // the stream at a message boundary and errPeerClosed inside a message;
 // errStopped once aborted; a *timeoutError; or the system error.
-func (s *sock) outcome(st verbs.SockStatus, err error) error {
+func (s *sock) outcome(st verbs.Status, err error) error {
 	// A type assertion, not errors.As: nothing escapes, so the hot path
 	// does not allocate.
 	if se, ok := err.(*verbs.SockError); ok {
@@ -210,13 +210,13 @@ func (s *sock) outcome(st verbs.SockStatus, err error) error {
 	switch {
 	case err != nil:
 		return err
-	case st == verbs.SockStopped:
+	case st == verbs.StatusStopped:
 		return errStopped
-	case st == verbs.SockEOF && s.aborted.Load():
+	case st == verbs.StatusEOF && s.aborted.Load():
 		return errStopped
-	case st == verbs.SockEOF && s.loop.Partial() > 0:
+	case st == verbs.StatusEOF && s.loop.Partial() > 0:
 		return errPeerClosed
-	case st == verbs.SockEOF:
+	case st == verbs.StatusEOF:
 		return io.EOF
 	}
 	return nil
@@ -224,11 +224,11 @@ func (s *sock) outcome(st verbs.SockStatus, err error) error {
 
 // failedOp is the call a loop's failure came from: "send", "recv", or ""
 // when it was stopped between calls.
-func failedOp(st verbs.SockStatus, err error) string {
+func failedOp(st verbs.Status, err error) string {
 	if se, ok := err.(*verbs.SockError); ok {
 		return se.Op
 	}
-	if st == verbs.SockEOF {
+	if st == verbs.StatusEOF {
 		return "recv"
 	}
 	return ""

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -46,9 +44,6 @@ func (b *benchFlags) check(p point) error {
 func (b *benchFlags) measure(ctx context.Context, p point, host string) (*report.Result, error) {
 	if isTCP(p.workload) {
 		c := b.tcpConfig(p.workload, p.size)
-		if b.cfg.ReportInterval > 0 {
-			fmt.Fprintf(os.Stderr, "rdma-bench: %s: no live figures: the TCP baseline does not support --report-interval yet\n", p.workload)
-		}
 		if host == "" {
 			return tcp.Loopback(ctx, c)
 		}

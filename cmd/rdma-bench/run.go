@@ -77,10 +77,15 @@ func runRun(ctx context.Context, args []string) error {
 // start checks every point before anything is created or connected,
 // opens the output, and begins the document.
 func start(b *benchFlags, o *outputFlags, points []point, rdma bool) (*report.Document, error) {
+	tcpPoints := false
 	for _, p := range points {
 		if err := b.check(p); err != nil {
 			return nil, err
 		}
+		tcpPoints = tcpPoints || isTCP(p.workload)
+	}
+	if tcpPoints && b.cfg.ReportInterval > 0 {
+		fmt.Fprintln(os.Stderr, "rdma-bench: the TCP baseline (tcp_lat, tcp_bw) has no live figures: --report-interval does not apply to it yet")
 	}
 	if err := o.open(); err != nil {
 		return nil, err

@@ -28,10 +28,7 @@ func (c *client) bw() error {
 		return err
 	}
 	l.ResetCounts()
-	n, deadline := uint64(c.cfg.Iterations), int64(0)
-	if n == 0 {
-		n, deadline = verbs.Forever, c.start+int64(c.cfg.Duration)
-	}
+	n, deadline := c.bounds()
 	st, err := l.SendStream(n, deadline)
 	c.done = l.Done()
 	if st != verbs.StatusDone && st != verbs.StatusDeadline {

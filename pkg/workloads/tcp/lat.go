@@ -39,10 +39,7 @@ func (c *client) lat() error {
 		return err
 	}
 	l.ResetCounts()
-	n, deadline := uint64(c.cfg.Iterations), int64(0)
-	if n == 0 {
-		n, deadline = verbs.Forever, c.start+int64(c.cfg.Duration)
-	}
+	n, deadline := c.bounds()
 	for {
 		left := n
 		if n != verbs.Forever {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // latChunk is how many latency samples one call of the socket loop
@@ -94,6 +95,15 @@ func (c *client) beginTimed() error {
 	}
 	c.start, c.timed = now(), true
 	return nil
+}
+
+// bounds is the timed run's extent for a loop call: the iteration count
+// and no deadline, or open-ended until the deadline (duration mode).
+func (c *client) bounds() (n uint64, deadlineNS int64) {
+	if c.cfg.Iterations > 0 {
+		return uint64(c.cfg.Iterations), 0
+	}
+	return verbs.Forever, c.start + int64(c.cfg.Duration)
 }
 
 // endTimed samples the CPU at the end of the timed phase (or when it is

@@ -248,28 +248,17 @@ static int wc_failed(struct rb_engine *e, struct ibv_wc *w)
 // idle tracks progress: it returns RB_IDLE when nothing happened for the
 // idle timeout, RB_STOPPED when asked to stop, else RB_OK. The clock is read
 // only every SPIN_CHECK calls without progress.
-struct idle {
-	uint64_t spins;
-	int64_t since;
-};
-
-static int idle_check(struct rb_engine *e, struct idle *st, int progress)
+static int idle_check(struct rb_engine *e, struct rb_wait *st, int progress)
 {
 	if (progress) {
-		st->spins = 0;
-		st->since = 0;
+		*st = (struct rb_wait){ 0 };
 		return RB_OK;
 	}
 	if (stopped(e))
 		return RB_STOPPED;
 	if (++st->spins % SPIN_CHECK && !e->events)
 		return RB_OK;
-	int64_t now = rb_now_ns();
-	if (!st->since)
-		st->since = now;
-	else if (e->idle_timeout_ns && now - st->since > e->idle_timeout_ns)
-		return RB_IDLE;
-	return RB_OK;
+	return rb_waited_out(st, e->idle_timeout_ns) ? RB_IDLE : RB_OK;
 }
 
 // handle processes completions: send completions advance their QP's
@@ -309,7 +298,7 @@ static int await_pong(struct rb_engine *e, uint64_t seq)
 {
 	struct rb_eqp *q = &e->qps[0];
 	struct ibv_wc wc[POLL_BATCH];
-	struct idle st = { 0 };
+	struct rb_wait st = { 0 };
 	volatile uint8_t *flag = (volatile uint8_t *)(q->recv_addr + e->size - 1);
 	uint8_t want = (uint8_t)seq;
 	uint64_t recvd0 = e->recvd;
@@ -351,7 +340,7 @@ static int room(struct rb_engine *e)
 {
 	struct rb_eqp *q = &e->qps[0];
 	struct ibv_wc wc[POLL_BATCH];
-	struct idle st = { 0 };
+	struct rb_wait st = { 0 };
 	while (q->posted - q->completed >= e->tx_depth) {
 		int n, s = 0, rv = 0, r;
 		if ((r = poll_cq(e, wc, &n)) || (r = handle(e, wc, n, RB_FOREVER, &s, &rv)))
@@ -432,7 +421,7 @@ static int send_drained(struct rb_engine *e, uint64_t total)
 int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t deadline_ns, int record)
 {
 	struct ibv_wc wc[POLL_BATCH];
-	struct idle st = { 0 };
+	struct rb_wait st = { 0 };
 	int sending = n_send != 0;
 	int hit_deadline = 0;
 	int last_n = -1; // completions of the last poll: 0 means the CQ was empty

@@ -45,25 +45,6 @@ static int stopped(struct rb_sock *s)
 	return __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
 }
 
-// wait is one wait for the peer: the empty calls spun and when the wait
-// began (0: not yet measured).
-struct wait {
-	uint64_t spins;
-	int64_t since;
-};
-
-// stalled reports whether the wait has outlasted the idle timeout (none
-// when it is 0); its first call starts the wait.
-static int stalled(struct rb_sock *s, struct wait *w)
-{
-	int64_t now = rb_now_ns();
-	if (!w->since) {
-		w->since = now;
-		return 0;
-	}
-	return s->idle_timeout_ns > 0 && now - w->since > s->idle_timeout_ns;
-}
-
 // fail records a failed or timed-out call. A call that failed because the
 // caller stopped the loop (and shut the socket down) is no failure.
 static int fail(struct rb_sock *s, int op, int status, int err)
@@ -77,20 +58,20 @@ static int fail(struct rb_sock *s, int op, int status, int err)
 
 // retry decides what a failed call does next: 0 to call again, else the
 // status to return.
-static int retry(struct rb_sock *s, int op, int err, struct wait *w)
+static int retry(struct rb_sock *s, int op, int err, struct rb_wait *w)
 {
 	switch (err) {
 	case EINTR:
 		// A blocking call with a timeout is not restarted after a
 		// signal, and each new call gets the whole timeout again: bound
 		// the total wait here.
-		return stalled(s, w) ? fail(s, op, RB_IDLE, 0) : 0;
+		return rb_waited_out(w, s->idle_timeout_ns) ? fail(s, op, RB_IDLE, 0) : 0;
 	case EAGAIN:
 		if (!s->busy) // SO_RCVTIMEO or SO_SNDTIMEO expired
 			return fail(s, op, RB_IDLE, 0);
 		if (stopped(s))
 			return RB_STOPPED;
-		if (++w->spins % SPIN_CHECK == 0 && stalled(s, w))
+		if (++w->spins % SPIN_CHECK == 0 && rb_waited_out(w, s->idle_timeout_ns))
 			return fail(s, op, RB_IDLE, 0);
 		return 0;
 	}
@@ -101,13 +82,13 @@ static int retry(struct rb_sock *s, int op, int err, struct wait *w)
 static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 {
 	int flags = MSG_NOSIGNAL | (s->busy ? MSG_DONTWAIT : 0);
-	struct wait w = { 0 };
+	struct rb_wait w = { 0 };
 	while (len > 0) {
 		ssize_t r = sys_send(s->fd, p, len, flags);
 		if (r >= 0) {
 			p += r;
 			len -= (size_t)r;
-			w = (struct wait){ 0 }; // progress: a new wait begins
+			w = (struct rb_wait){ 0 }; // progress: a new wait begins
 			continue;
 		}
 		int st = retry(s, RB_SOCK_SEND, errno, &w);
@@ -120,7 +101,7 @@ static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 static int recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
 {
 	int flags = s->busy ? MSG_DONTWAIT : 0;
-	struct wait w = { 0 };
+	struct rb_wait w = { 0 };
 	for (;;) {
 		ssize_t r = sys_recv(s->fd, p, len, flags);
 		if (r > 0) {

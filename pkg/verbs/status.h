@@ -4,6 +4,7 @@
 #define RDMA_BENCH_STATUS_H
 
 #include <stdint.h>
+#include "clock.h"
 
 // Why a call returned.
 enum rb_status {
@@ -21,5 +22,25 @@ enum rb_status {
 // RB_FOREVER as a count means open-ended: until the deadline (sending) or
 // until the peer is done (receiving).
 #define RB_FOREVER UINT64_MAX
+
+// rb_wait is one wait for the peer: the empty polls or calls spun so far,
+// and when the wait began (0: not yet measured). A loop zeroes it on
+// progress.
+struct rb_wait {
+	uint64_t spins;
+	int64_t since;
+};
+
+// rb_waited_out reads the clock and reports whether the wait has outlasted
+// timeout_ns (never when it is 0); its first call starts the wait.
+static inline int rb_waited_out(struct rb_wait *w, int64_t timeout_ns)
+{
+	int64_t now = rb_now_ns();
+	if (!w->since) {
+		w->since = now;
+		return 0;
+	}
+	return timeout_ns > 0 && now - w->since > timeout_ns;
+}
 
 #endif

@@ -161,6 +161,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm`},
 		{[]string{"run", "write_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "cannot write output file"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
+		{[]string{"server", "--report-interval", "1s"}, "--report-interval belongs on the client"},
+		{[]string{"server", "-a"}, "-a belongs on the client"},
+		{[]string{"suite", "--loopback", "--sizes", "2,12Q"}, `--sizes: size "12Q"`},
+		{[]string{"suite", "--loopback", "-s", "4"}, "--size does not apply"},
 		{[]string{"devices", "-o", "yaml"}, `unknown --output "yaml"`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}

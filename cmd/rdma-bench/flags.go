@@ -116,6 +116,7 @@ func (b *benchFlags) tcpConfig(workload string, size int) tcp.Config {
 	c.Workload, c.Size, c.Iterations, c.Warmup = workload, size, b.cfg.Iterations, b.cfg.Warmup
 	c.Duration, _ = b.duration()
 	c.BusyPoll, c.CPU, c.IdleTimeout = b.busyPoll, b.cfg.CPU, b.cfg.IdleTimeout
+	c.ReportInterval, c.Progress = b.cfg.ReportInterval, b.cfg.Progress
 	return c
 }
 

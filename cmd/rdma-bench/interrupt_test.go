@@ -17,10 +17,10 @@ import (
 )
 
 // interrupt starts rdma-bench with args, sends it SIGINT once its stderr
-// shows a live figure (--report-interval: the timed run is under way), or
-// after wait without a marker, and returns its exit code, stdout and
-// stderr; it fails if the process does not exit within limit of the
-// signal.
+// shows marker (a live figure of --report-interval: the timed run is under
+// way), and returns its exit code, stdout and stderr; it fails if the
+// marker does not appear within wait, or the process does not exit within
+// limit of the signal.
 func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
@@ -37,7 +37,7 @@ func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...s
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			errb.WriteLine(sc.Text())
-			if marker != "" && strings.Contains(sc.Text(), marker) {
+			if strings.Contains(sc.Text(), marker) {
 				once.Do(func() { close(seen) })
 			}
 		}
@@ -48,20 +48,14 @@ func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...s
 		pw.Close()
 		done <- err
 	}()
-	ready := time.After(wait)
-	if marker != "" {
-		ready = nil
-	}
 	select {
 	case err := <-done:
 		t.Fatalf("rdma-bench exited before the signal (%v): %s", err, errb.String())
-	case <-ready:
 	case <-seen:
 	case <-time.After(wait):
-		if marker != "" {
-			cmd.Process.Kill()
-			t.Fatalf("no %q on stderr after %v: %s", marker, wait, errb.String())
-		}
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("no %q on stderr after %v: %s", marker, wait, errb.String())
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
@@ -113,7 +107,7 @@ func checkPartial(t *testing.T, r result, workload string) {
 func TestInterruptTCP(t *testing.T) {
 	for _, w := range []string{"tcp_lat", "tcp_bw"} {
 		t.Run(w, func(t *testing.T) {
-			r := interrupt(t, "", 3*time.Second, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--tcp-port", freePort(t))
+			r := interrupt(t, "cumulative:", time.Minute, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--tcp-port", freePort(t), "--report-interval", "250ms")
 			checkPartial(t, r, w)
 		})
 	}

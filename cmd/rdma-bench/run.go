@@ -62,7 +62,6 @@ func runRun(ctx context.Context, args []string) error {
 	if _, err := b.duration(); err != nil {
 		return err
 	}
-	b.cfg.Progress = os.Stderr
 	var points []point
 	for i, s := range sizes {
 		points = append(points, point{workload: name, size: s, more: i+1 < len(sizes)})
@@ -75,17 +74,14 @@ func runRun(ctx context.Context, args []string) error {
 }
 
 // start checks every point before anything is created or connected,
-// opens the output, and begins the document.
+// opens the output, and begins the document. Live figures
+// (--report-interval) go to stderr.
 func start(b *benchFlags, o *outputFlags, points []point, rdma bool) (*report.Document, error) {
-	tcpPoints := false
+	b.cfg.Progress = os.Stderr
 	for _, p := range points {
 		if err := b.check(p); err != nil {
 			return nil, err
 		}
-		tcpPoints = tcpPoints || isTCP(p.workload)
-	}
-	if tcpPoints && b.cfg.ReportInterval > 0 {
-		fmt.Fprintln(os.Stderr, "rdma-bench: the TCP baseline (tcp_lat, tcp_bw) has no live figures: --report-interval does not apply to it yet")
 	}
 	if err := o.open(); err != nil {
 		return nil, err

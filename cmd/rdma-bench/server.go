@@ -42,6 +42,9 @@ func runServer(ctx context.Context, args []string) error {
 	if b.all {
 		return usageError("-a belongs on the client: the server follows the client's sizes")
 	}
+	if fs.Changed("report-interval") {
+		return usageError("--report-interval belongs on the client: the server's figures go to the client at the end of each run")
+	}
 	cfg := b.cfg
 	var err error
 	if cfg.Duration, err = b.duration(); err != nil {

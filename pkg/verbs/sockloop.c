@@ -151,7 +151,7 @@ int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
 			return RB_DEADLINE;
 		if (stopped(s))
 			return RB_STOPPED;
-		if (record && s->len == s->cap)
+		if ((record && s->len == s->cap) || (s->yield_ns && t >= s->yield_ns))
 			return RB_FULL;
 		if ((r = send_all(s, s->buf, s->size)) || (r = recv_full(s, s->reply, s->size)))
 			return r;
@@ -187,9 +187,15 @@ int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
 			return r;
 		done++;
 		s->done++;
-		// The clock only in duration mode: a counted run needs none.
-		if (deadline_ns && rb_now_ns() >= deadline_ns)
-			return done == n ? RB_OK : RB_DEADLINE;
+		// The clock only for a deadline or a tick: a counted run
+		// without live figures needs none.
+		if (deadline_ns || s->yield_ns) {
+			int64_t t = rb_now_ns();
+			if (deadline_ns && t >= deadline_ns)
+				return done == n ? RB_OK : RB_DEADLINE;
+			if (s->yield_ns && t >= s->yield_ns && done < n)
+				return RB_FULL;
+		}
 	}
 }
 

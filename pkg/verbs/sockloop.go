@@ -138,9 +138,9 @@ func (l *SockLoop) result(ret C.int) (Status, error) {
 }
 
 // Ping runs up to n ping-pong iterations (send Size bytes, receive the
-// Size-byte echo), until deadlineNS (a Now value; 0 for none), or, with
-// record, until the sample buffer is full (StatusFull: take Samples,
-// ResetSamples and call again). With record, each iteration's time before
+// Size-byte echo), until deadlineNS (a Now value; 0 for none), or until
+// the sample buffer is full (with record) or the time set by SetYield
+// passes (StatusFull: take Samples, ResetSamples and call again). With record, each iteration's time before
 // its send is kept, plus one after the last echo: Samples. After a
 // failure, the last sample ends the last complete iteration. Warm-up runs
 // with record false.
@@ -158,7 +158,9 @@ func (l *SockLoop) Pong(n uint64) (Status, error) {
 	return l.result(C.rb_sock_pong(l.s, C.uint64_t(n)))
 }
 
-// SendStream sends n messages (Forever: until deadlineNS).
+// SendStream sends n messages (Forever: until deadlineNS), or returns
+// StatusFull when the time set by SetYield passes first: call again for
+// the rest (Done counts them all).
 func (l *SockLoop) SendStream(n uint64, deadlineNS int64) (Status, error) {
 	return l.result(C.rb_sock_send_stream(l.s, C.uint64_t(n), C.int64_t(deadlineNS)))
 }
@@ -206,6 +208,10 @@ func (l *SockLoop) Samples() []int64 {
 
 // ResetSamples empties the sample buffer.
 func (l *SockLoop) ResetSamples() { l.s.len = 0 }
+
+// SetYield makes Ping and SendStream return StatusFull once Now passes ns
+// (0: never), so that the caller can report live figures.
+func (l *SockLoop) SetYield(ns int64) { l.s.yield_ns = C.int64_t(ns) }
 
 // Done is the messages handled since ResetCounts: ping-pong iterations,
 // echoes, or stream messages sent.

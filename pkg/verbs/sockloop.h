@@ -35,6 +35,7 @@ struct rb_sock {
 
 	// Run-time state, kept across calls.
 	volatile int stop;
+	int64_t yield_ns; // ping and stream send return RB_FULL once past it (0: never)
 	uint64_t done;    // messages: ping-pong iterations, echoes, stream sends
 	uint64_t bytes;   // stream receive: bytes received
 	int64_t first_ns; // stream receive: first and last arrival (0: none)
@@ -53,13 +54,14 @@ void rb_sock_stop(struct rb_sock *s);
 // one timestamp per iteration, taken before its send, into ts, plus a
 // final one at ts[len] after the last echo (also when it fails: ts[len] then
 // ends the last complete iteration), and returns RB_FULL when the
-// buffer is full. rb_sock_pong echoes n messages (RB_FOREVER: until
+// buffer is full. Without record too, it returns RB_FULL once the clock
+// passes yield_ns, so that the caller can report live figures. rb_sock_pong echoes n messages (RB_FOREVER: until
 // the end of the stream).
 int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record);
 int rb_sock_pong(struct rb_sock *s, uint64_t n);
 
 // rb_sock_send_stream sends n messages (RB_FOREVER: until
-// deadline_ns). rb_sock_recv_stream receives, size bytes per call at most,
+// deadline_ns), returning RB_FULL once past yield_ns. rb_sock_recv_stream receives, size bytes per call at most,
 // until bytes reaches limit (RB_OK) or the stream ends (RB_EOF),
 // noting the first and last arrival times.
 int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -29,7 +30,17 @@ func (c *client) bw() error {
 	}
 	l.ResetCounts()
 	n, deadline := c.bounds()
+	tk := report.NewTicker(c.cfg.ReportInterval, c.cfg.Progress)
+	l.SetYield(tk.Start(c.start))
 	st, err := l.SendStream(n, deadline)
+	for st == verbs.StatusFull { // a tick: the messages handed to the kernel so far
+		l.SetYield(tk.Ops(l.Done(), c.cfg.Size, now()))
+		left := n
+		if n != verbs.Forever {
+			left = n - l.Done()
+		}
+		st, err = l.SendStream(left, deadline)
+	}
 	c.done = l.Done()
 	if st != verbs.StatusDone && st != verbs.StatusDeadline {
 		c.end = now()

@@ -3,6 +3,7 @@ package tcp
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -63,6 +64,10 @@ type Config struct {
 	IdleTimeout time.Duration
 	// DataPort is the server's data connection port; 0 picks a free one.
 	DataPort int
+	// ReportInterval, when positive, makes the client print the
+	// interval's and the cumulative figures to Progress at that period.
+	ReportInterval time.Duration
+	Progress       io.Writer
 	// Logf, when set, receives the outcome of every client a persistent
 	// server serves.
 	Logf func(format string, args ...any)

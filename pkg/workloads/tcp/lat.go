@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -40,6 +41,9 @@ func (c *client) lat() error {
 	}
 	l.ResetCounts()
 	n, deadline := c.bounds()
+	tk := report.NewTicker(c.cfg.ReportInterval, c.cfg.Progress)
+	tk.Share(c.rec)
+	l.SetYield(tk.Start(c.start))
 	for {
 		left := n
 		if n != verbs.Forever {
@@ -49,8 +53,9 @@ func (c *client) lat() error {
 		ts := l.Samples()
 		c.end = ts[len(ts)-1]
 		c.done = l.Done()
-		c.flushLat(ts)
+		chunk := c.flushLat(ts)
 		l.ResetSamples()
+		l.SetYield(tk.Latency(chunk, c.cfg.Size, c.end))
 		if st == verbs.StatusFull {
 			continue // the next call's first reading is fresh: the flush is in no sample
 		}
@@ -66,18 +71,20 @@ func (c *client) lat() error {
 }
 
 // flushLat turns the len(ts)-1 intervals between timestamps into half
-// round trips in place (ts is the loop's buffer), and keeps them
-// (iteration mode) or folds them into the histogram (duration mode).
-func (c *client) flushLat(ts []int64) {
-	n := len(ts) - 1
-	for i := range n {
-		ts[i] = (ts[i+1] - ts[i] + 1) / 2
+// round trips in place (ts is the loop's buffer), keeps them (iteration
+// mode) or folds them into the histogram (duration mode), and returns
+// them.
+func (c *client) flushLat(ts []int64) []int64 {
+	chunk := ts[:len(ts)-1]
+	for i := range chunk {
+		chunk[i] = (ts[i+1] - ts[i] + 1) / 2
 	}
 	if c.rec != nil {
-		c.rec.RecordChunk(ts[:n])
-		return
+		c.rec.RecordChunk(chunk)
+	} else {
+		c.samples = append(c.samples, chunk...)
 	}
-	c.samples = append(c.samples, ts[:n]...)
+	return chunk
 }
 
 // pongErr describes a failed echo; io.EOF means the client ended the

@@ -286,3 +286,57 @@ func TestNotATCPServer(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestReportInterval: --report-interval prints live figures during a TCP
+// run, in both modes, and the last tick's cumulative rate agrees with the
+// run's final figures.
+func TestReportInterval(t *testing.T) {
+	for _, wl := range []string{Lat, Bw} {
+		for _, dur := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/duration=%v", wl, dur), func(t *testing.T) {
+				var progress strings.Builder
+				cfg := testConfig(wl)
+				cfg.ReportInterval, cfg.Progress = 200*time.Millisecond, &progress
+				if dur {
+					cfg.Iterations, cfg.Duration = 0, time.Second
+				} else {
+					// At least a few ticks' worth on a fast machine
+					// (5 µs half round trips, 50 Gb/s), a few seconds on
+					// a slow one.
+					cfg.ReportInterval = 50 * time.Millisecond
+					cfg.Iterations = map[string]int{Lat: 20000, Bw: 100000}[wl]
+				}
+				res, err := Loopback(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ticks []string
+				for _, l := range strings.Split(progress.String(), "\n") {
+					if strings.Contains(l, "cumulative:") {
+						ticks = append(ticks, l)
+					}
+				}
+				elapsed := float64(res.ElapsedNS) / 1e9
+				if want := int(elapsed/cfg.ReportInterval.Seconds()) - 1; len(ticks) < want || len(ticks) == 0 {
+					t.Fatalf("a %.2f s run printed %d ticks, want at least %d:\n%s", elapsed, len(ticks), max(want, 1), progress.String())
+				}
+				last := ticks[len(ticks)-1]
+				if wl == Lat && !strings.Contains(last, " p50 ") {
+					t.Errorf("a latency tick without p50: %q", last)
+				}
+				var secs, gbps, mpps float64
+				if _, err := fmt.Sscanf(last[strings.Index(last, "[")+1:], "%fs]", &secs); err != nil {
+					t.Fatalf("tick %q: %v", last, err)
+				}
+				if _, err := fmt.Sscanf(last[strings.Index(last, "cumulative:")+len("cumulative:"):], "%f Gb/s %f Mpps", &gbps, &mpps); err != nil {
+					t.Fatalf("tick %q: %v", last, err)
+				}
+				ticked := mpps * 1e6 * secs
+				if ticked > float64(res.Ops)*1.01 || ticked < float64(res.Ops)*secs/elapsed*0.5 {
+					t.Errorf("last tick %q: %.0f operations by %.1f s; the run did %d in %.2f s", last, ticked, secs, res.Ops, elapsed)
+				}
+				t.Logf("%d ticks; last: %s; final: %d ops in %.2f s", len(ticks), last, res.Ops, elapsed)
+			})
+		}
+	}
+}

@@ -4,12 +4,16 @@
 // exitsyscall) around each send and receive. Go calls in once per run or
 // per batch of samples.
 //
-// Blocking mode issues plain blocking send/recv, which the socket's
-// SO_SNDTIMEO/SO_RCVTIMEO bound by the idle timeout; busy mode spins on
-// MSG_DONTWAIT calls and reads the clock only every SPIN_CHECK empty calls.
-// A peer that stops answering ends a call with RB_IDLE. rb_sock_stop
-// ends it with RB_STOPPED: at once when spinning, and, when blocked,
-// once the caller's shutdown of the socket wakes the call.
+// Blocking mode issues plain blocking send/recv, without SO_SNDTIMEO or
+// SO_RCVTIMEO: with those, every wait arms and cancels a kernel timer, a
+// cost per message that a C tool such as sockperf does not pay. A watchdog
+// thread (rb_sock_watch, in Go) bounds the wait instead: when a call has
+// made no progress for the idle timeout, it marks it timed out and shuts
+// the socket down. Busy mode spins on MSG_DONTWAIT calls and reads the
+// clock only every SPIN_CHECK empty calls. Either way, a peer that stops
+// answering ends a call with RB_IDLE. rb_sock_stop ends it with
+// RB_STOPPED: at once when spinning, and, when blocked, once the caller's
+// shutdown of the socket wakes the call.
 #include <errno.h>
 #include <unistd.h>
 #include <sys/socket.h>
@@ -45,12 +49,53 @@ static int stopped(struct rb_sock *s)
 	return __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
 }
 
+uint64_t rb_sock_watch(struct rb_sock *s, int *in_call)
+{
+	*in_call = __atomic_load_n(&s->in_call, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->progress, __ATOMIC_ACQUIRE);
+}
+
+void rb_sock_time_out(struct rb_sock *s)
+{
+	__atomic_store_n(&s->timed_out, 1, __ATOMIC_RELEASE);
+}
+
+static int timed_out(struct rb_sock *s)
+{
+	return __atomic_load_n(&s->timed_out, __ATOMIC_ACQUIRE);
+}
+
+// moved notes progress for the watchdog. Only the loop's thread writes
+// the count: a plain increment, published without a locked instruction.
+static void moved(struct rb_sock *s)
+{
+	__atomic_store_n(&s->progress, s->progress + 1, __ATOMIC_RELEASE);
+}
+
+// enter and leave bracket every public call, for the watchdog.
+static void enter(struct rb_sock *s)
+{
+	moved(s);
+	__atomic_store_n(&s->in_call, 1, __ATOMIC_RELEASE);
+}
+
+static int leave(struct rb_sock *s, int status)
+{
+	__atomic_store_n(&s->in_call, 0, __ATOMIC_RELEASE);
+	return status;
+}
+
 // fail records a failed or timed-out call. A call that failed because the
-// caller stopped the loop (and shut the socket down) is no failure.
+// caller stopped the loop (and shut the socket down) is no failure; one
+// that failed because the watchdog shut the socket down timed out.
 static int fail(struct rb_sock *s, int op, int status, int err)
 {
 	if (stopped(s))
 		return RB_STOPPED;
+	if (timed_out(s)) {
+		status = RB_IDLE;
+		err = 0;
+	}
 	s->err_op = op;
 	s->err_errno = err;
 	return status;
@@ -67,7 +112,7 @@ static int retry(struct rb_sock *s, int op, int err, struct rb_wait *w)
 		// the total wait here.
 		return rb_waited_out(w, s->idle_timeout_ns) ? fail(s, op, RB_IDLE, 0) : 0;
 	case EAGAIN:
-		if (!s->busy) // SO_RCVTIMEO or SO_SNDTIMEO expired
+		if (!s->busy) // a socket timeout, should the owner have set one
 			return fail(s, op, RB_IDLE, 0);
 		if (stopped(s))
 			return RB_STOPPED;
@@ -89,6 +134,7 @@ static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 			p += r;
 			len -= (size_t)r;
 			w = (struct rb_wait){ 0 }; // progress: a new wait begins
+			moved(s);
 			continue;
 		}
 		int st = retry(s, RB_SOCK_SEND, errno, &w);
@@ -106,11 +152,14 @@ static int recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
 		ssize_t r = sys_recv(s->fd, p, len, flags);
 		if (r > 0) {
 			*got = (size_t)r;
+			moved(s);
 			return RB_OK;
 		}
-		if (r == 0) { // the end of the stream, or our own shutdown
+		if (r == 0) { // the end of the stream, or a shutdown here
 			s->partial = 0;
-			return stopped(s) ? RB_STOPPED : RB_EOF;
+			if (stopped(s) || timed_out(s))
+				return fail(s, RB_SOCK_RECV, RB_EOF, 0);
+			return RB_EOF;
 		}
 		int st = retry(s, RB_SOCK_RECV, errno, &w);
 		if (st)
@@ -134,7 +183,7 @@ static int recv_full(struct rb_sock *s, uint8_t *p, size_t len)
 	return RB_OK;
 }
 
-int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
+static int ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
 {
 	uint64_t done = 0;
 	int r;
@@ -162,7 +211,7 @@ int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
 	}
 }
 
-int rb_sock_pong(struct rb_sock *s, uint64_t n)
+static int pong(struct rb_sock *s, uint64_t n)
 {
 	int r;
 	for (uint64_t done = 0; done < n; done++) {
@@ -175,7 +224,7 @@ int rb_sock_pong(struct rb_sock *s, uint64_t n)
 	return RB_OK;
 }
 
-int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
+static int send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
 {
 	int r;
 	for (uint64_t done = 0;;) {
@@ -199,7 +248,7 @@ int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
 	}
 }
 
-int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
+static int recv_stream(struct rb_sock *s, uint64_t limit)
 {
 	int r;
 	while (s->bytes < limit) {
@@ -218,17 +267,46 @@ int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
 	return RB_OK;
 }
 
+// The public calls: each runs inside enter and leave, for the watchdog.
+
+int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
+{
+	enter(s);
+	return leave(s, ping(s, n, deadline_ns, record));
+}
+
+int rb_sock_pong(struct rb_sock *s, uint64_t n)
+{
+	enter(s);
+	return leave(s, pong(s, n));
+}
+
+int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
+{
+	enter(s);
+	return leave(s, send_stream(s, n, deadline_ns));
+}
+
+int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit)
+{
+	enter(s);
+	return leave(s, recv_stream(s, limit));
+}
+
 int rb_sock_send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 {
-	return send_all(s, p, len);
+	enter(s);
+	return leave(s, send_all(s, p, len));
 }
 
 int rb_sock_recv_full(struct rb_sock *s, uint8_t *p, size_t len)
 {
-	return recv_full(s, p, len);
+	enter(s);
+	return leave(s, recv_full(s, p, len));
 }
 
 int rb_sock_recv_some(struct rb_sock *s, uint8_t *p, size_t len, size_t *got)
 {
-	return recv_some(s, p, len, got);
+	enter(s);
+	return leave(s, recv_some(s, p, len, got));
 }

@@ -20,16 +20,20 @@ const defaultSockSamples = 4096
 
 // SockSpec configures a SockLoop.
 type SockSpec struct {
-	// FD is a connected stream socket in blocking mode, with SO_RCVTIMEO
-	// and SO_SNDTIMEO set to IdleTimeout. The caller owns it: it closes
-	// it, and shuts it down to wake a blocked call after Stop.
+	// FD is a connected stream socket in blocking mode, without
+	// SO_RCVTIMEO or SO_SNDTIMEO (the loop's watchdog bounds blocking
+	// calls). The caller owns it: it shuts it down to wake a blocked call
+	// after Stop, and closes it after Close.
 	FD int
 	// Size is the message size in bytes.
 	Size int
 	// Busy spins on non-blocking (MSG_DONTWAIT) calls instead of
 	// blocking.
 	Busy bool
-	// IdleTimeout bounds a wait for the peer (0: unbounded).
+	// IdleTimeout bounds a wait for the peer (0: unbounded): in busy
+	// mode, the spinning call checks the clock; in blocking mode, a
+	// watchdog goroutine that finds a call without progress for that long
+	// shuts the socket down (within IdleTimeout/8, at most 100 ms, more).
 	IdleTimeout time.Duration
 	// SampleCap is how many iterations one Ping call may record before
 	// returning StatusFull (default 4096).
@@ -67,6 +71,9 @@ func (e *SockError) Unwrap() error {
 type SockLoop struct {
 	s    *C.struct_rb_sock
 	spec SockSpec
+	// The watchdog (blocking mode): closing unwatch stops it; watched is
+	// closed when it has stopped.
+	unwatch, watched chan struct{}
 }
 
 // NewSockLoop allocates a loop's buffers for spec.
@@ -96,14 +103,55 @@ func NewSockLoop(spec SockSpec) (*SockLoop, error) {
 		l.Close()
 		return nil, errors.New("creating socket loop: out of memory")
 	}
+	if !spec.Busy && spec.IdleTimeout > 0 {
+		l.unwatch, l.watched = make(chan struct{}), make(chan struct{})
+		go l.watch()
+	}
 	return l, nil
 }
 
-// Close frees the loop's memory; the socket is the caller's. Safe on nil
-// and more than once, but not while a call runs.
+// watch is the blocking mode's watchdog: when a call has made no progress
+// (no data moved) for the idle timeout, it marks the call timed out and
+// shuts the socket down, which wakes it; the call returns StatusIdle. It
+// replaces socket timeouts, which arm a kernel timer at every wait.
+func (l *SockLoop) watch() {
+	defer close(l.watched)
+	idle := l.spec.IdleTimeout
+	tick := time.NewTicker(min(max(idle/8, time.Millisecond), 100*time.Millisecond))
+	defer tick.Stop()
+	var last C.uint64_t
+	var since time.Time
+	for {
+		select {
+		case <-l.unwatch:
+			return
+		case now := <-tick.C:
+			var inCall C.int
+			p := C.rb_sock_watch(l.s, &inCall)
+			if inCall == 0 || p != last || since.IsZero() {
+				last, since = p, now
+				continue
+			}
+			if now.Sub(since) >= idle {
+				C.rb_sock_time_out(l.s)
+				_ = syscall.Shutdown(l.spec.FD, syscall.SHUT_RDWR)
+				return
+			}
+		}
+	}
+}
+
+// Close stops the watchdog and frees the loop's memory; the socket is the
+// caller's, to close afterwards. Safe on nil and more than once, but not
+// while a call runs.
 func (l *SockLoop) Close() {
 	if l == nil || l.s == nil {
 		return
+	}
+	if l.unwatch != nil {
+		close(l.unwatch)
+		<-l.watched
+		l.unwatch = nil
 	}
 	C.free(unsafe.Pointer(l.s.buf))
 	C.free(unsafe.Pointer(l.s.reply))

@@ -18,8 +18,9 @@ enum rb_sock_op {
 // stream (see partial), RB_IDLE and RB_SYS_ERROR with err_op set.
 
 struct rb_sock {
-	// Configuration. fd is connected and blocking, with SO_RCVTIMEO and
-	// SO_SNDTIMEO set to the idle timeout: they bound every blocking call.
+	// Configuration. fd is connected and blocking, without socket
+	// timeouts: a watchdog thread bounds each blocking call (see
+	// rb_sock_watch), so that no call arms a kernel timer.
 	int fd;
 	int busy; // MSG_DONTWAIT calls spun on, instead of blocking calls
 	uint32_t size;
@@ -42,12 +43,26 @@ struct rb_sock {
 	int64_t last_ns;
 	uint32_t partial; // bytes of an unfinished message when the stream ended
 
+	// Watchdog state: progress counts the calls that moved data (and the
+	// calls begun), in_call is set while a call runs, and timed_out is set
+	// by the watchdog before it shuts the socket down.
+	volatile uint64_t progress;
+	volatile int in_call;
+	volatile int timed_out;
+
 	// Failure details.
 	int err_op;
 	int err_errno;
 };
 
 void rb_sock_stop(struct rb_sock *s);
+
+// rb_sock_watch reads the watchdog's view: the progress count, and
+// whether a call is running (*in_call). rb_sock_time_out marks the running
+// call as timed out: the caller then shuts the socket down to wake it, and
+// it returns RB_IDLE.
+uint64_t rb_sock_watch(struct rb_sock *s, int *in_call);
+void rb_sock_time_out(struct rb_sock *s);
 
 // rb_sock_ping runs up to n iterations (send size bytes, receive the size
 // byte echo) or until deadline_ns, when non-zero. With record it writes

@@ -13,9 +13,9 @@ import (
 )
 
 // tcpPair returns two connected blocking TCP descriptors over loopback,
-// with TCP_NODELAY and both timeouts set to idle. Those still open (not
-// set to -1) are closed at cleanup.
-func tcpPair(t *testing.T, idle time.Duration) *[2]int {
+// with TCP_NODELAY and no socket timeouts (the loops' watchdogs bound
+// their waits). Those still open (not set to -1) are closed at cleanup.
+func tcpPair(t *testing.T) *[2]int {
 	t.Helper()
 	fds := &[2]int{-1, -1}
 	t.Cleanup(func() {
@@ -50,11 +50,8 @@ func tcpPair(t *testing.T, idle time.Duration) *[2]int {
 	if fds[1], _, err = unix.Accept4(ln, unix.SOCK_CLOEXEC); err != nil {
 		t.Fatal(err)
 	}
-	tv := unix.NsecToTimeval(idle.Nanoseconds())
 	for _, fd := range fds {
 		_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-		_ = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
-		_ = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
 	}
 	return fds
 }
@@ -72,7 +69,7 @@ func newLoop(t *testing.T, spec verbs.SockSpec) *verbs.SockLoop {
 // loopPair returns a pinging and a ponging loop over loopback, and the
 // pinging side's descriptor.
 func loopPair(t *testing.T, busy bool, size, samples int, idle time.Duration) (ping, pong *verbs.SockLoop, fd int) {
-	fds := tcpPair(t, idle)
+	fds := tcpPair(t)
 	ping = newLoop(t, verbs.SockSpec{FD: fds[0], Size: size, Busy: busy, IdleTimeout: idle, SampleCap: samples})
 	pong = newLoop(t, verbs.SockSpec{FD: fds[1], Size: size, Busy: busy, IdleTimeout: idle})
 	return ping, pong, fds[0]
@@ -161,18 +158,52 @@ func TestSockStream(t *testing.T) {
 	}
 }
 
+// TestSockIdle: a peer that does not answer, or does not read, ends a
+// call with StatusIdle after the idle timeout: by the clock when spinning,
+// by the watchdog when blocked.
 func TestSockIdle(t *testing.T) {
 	for _, busy := range []bool{false, true} {
-		ping, _, _ := loopPair(t, busy, 8, 0, 100*time.Millisecond)
-		start := time.Now()
-		st, err := ping.Ping(1, 0, true)
-		var se *verbs.SockError
-		if st != verbs.StatusIdle || !errors.As(err, &se) || se.Op != "recv" || !errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Errorf("busy=%v: %v %v", busy, st, err)
+		for _, op := range []string{"recv", "send"} {
+			ping, _, _ := loopPair(t, busy, 1<<20, 0, 100*time.Millisecond)
+			start := time.Now()
+			var st verbs.Status
+			var err error
+			if op == "recv" { // the peer never echoes
+				st, err = ping.Ping(1, 0, true)
+			} else { // the peer never reads: the socket buffers fill
+				st, err = ping.SendStream(verbs.Forever, 0)
+			}
+			var se *verbs.SockError
+			if st != verbs.StatusIdle || !errors.As(err, &se) || se.Op != op || !errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Errorf("busy=%v %s: %v %v", busy, op, st, err)
+			}
+			if took := time.Since(start); took < 90*time.Millisecond || took > 2*time.Second {
+				t.Errorf("busy=%v %s: gave up after %v", busy, op, took)
+			}
 		}
-		if took := time.Since(start); took < 90*time.Millisecond || took > 2*time.Second {
-			t.Errorf("busy=%v: gave up after %v", busy, took)
+	}
+}
+
+// TestSockWatchdogSparesIdleCallers: the watchdog times out a call that
+// waits, not a loop that is merely not called for longer than the timeout.
+func TestSockWatchdogSparesIdleCallers(t *testing.T) {
+	fds := tcpPair(t)
+	ping := newLoop(t, verbs.SockSpec{FD: fds[0], Size: 8, IdleTimeout: 50 * time.Millisecond})
+	pong := newLoop(t, verbs.SockSpec{FD: fds[1], Size: 8, IdleTimeout: 10 * time.Second})
+	done := make(chan error, 1)
+	go func() {
+		_, err := pong.Pong(verbs.Forever)
+		done <- err
+	}()
+	for i := 0; i < 3; i++ {
+		if st, err := ping.Ping(1, 0, false); st != verbs.StatusDone || err != nil {
+			t.Fatalf("ping %d: %v %v", i, st, err)
 		}
+		time.Sleep(150 * time.Millisecond) // between calls: no timeout
+	}
+	_ = unix.Shutdown(fds[0], unix.SHUT_WR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -196,7 +227,7 @@ func TestSockStop(t *testing.T) {
 }
 
 func TestSockPeerGone(t *testing.T) {
-	fds := tcpPair(t, time.Second)
+	fds := tcpPair(t)
 	l := newLoop(t, verbs.SockSpec{FD: fds[0], Size: 8, IdleTimeout: time.Second})
 	if _, err := unix.Write(fds[1], []byte("abc")); err != nil {
 		t.Fatal(err)

@@ -9,9 +9,12 @@
 // engine, with plain send/recv system calls, MSG_NOSIGNAL, one cgo call
 // per run or per chunk of samples, on an OS thread locked to the measuring
 // goroutine and optionally pinned to a CPU. Short transfers and EINTR are
-// retried; SO_RCVTIMEO and SO_SNDTIMEO bound every blocking call by the
-// idle timeout, so a peer that dies or goes silent ends the run with an
-// error; cancelling stops the loop and shuts the socket down. Nothing is
+// retried; the idle timeout bounds every blocking call (a watchdog that
+// shuts the socket down, rather than SO_RCVTIMEO and SO_SNDTIMEO, which
+// would arm a kernel timer at every wait), so a peer that dies or goes
+// silent ends the run with an error; cancelling stops the loop and shuts
+// the socket down. --report-interval makes the loop return at each tick
+// for the live figures. Nothing is
 // allocated per iteration: tcp_lat takes one clock reading per iteration
 // (verbs.Now's clock, the RDMA engine's) into a buffer allocated
 // beforehand, and Go takes it every 4096 samples (iteration mode keeps

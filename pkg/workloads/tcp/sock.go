@@ -44,8 +44,9 @@ func (e *timeoutError) Is(target error) bool { return target == os.ErrDeadlineEx
 // sock is a connected TCP socket taken out of Go's netpoller: a blocking
 // file descriptor driven in C by the measuring thread alone, through a
 // verbs.SockLoop that issues the system calls and takes the timestamps.
-// Every blocking call is bounded by SO_RCVTIMEO/SO_SNDTIMEO (the idle
-// timeout). abort, safe from any goroutine, stops the loop and shuts the
+// Every blocking call is bounded by the idle timeout (the loop's
+// watchdog; no socket timeouts, which would arm a kernel timer at every
+// wait). abort, safe from any goroutine, stops the loop and shuts the
 // socket down so that a blocked call returns at once; close releases both
 // and must be called by the owner once the measuring thread is done.
 type sock struct {
@@ -66,8 +67,8 @@ type sock struct {
 }
 
 // newSock takes nc's socket out of the netpoller: it duplicates the
-// descriptor, closes nc, and sets the duplicate blocking with TCP_NODELAY
-// and the idle timeout on both directions. nc is closed in every case.
+// descriptor, closes nc, and sets the duplicate blocking with TCP_NODELAY.
+// nc is closed in every case.
 // The socket can move one-off buffers; prepare readies it for a workload.
 func newSock(nc *net.TCPConn, busy bool, idle time.Duration) (*sock, error) {
 	peer := nc.RemoteAddr().String()
@@ -102,13 +103,6 @@ func (s *sock) setOptions() error {
 	}
 	if err := unix.SetsockoptInt(s.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 		return fmt.Errorf("setting TCP_NODELAY: %w", err)
-	}
-	tv := unix.NsecToTimeval(s.idle.Nanoseconds())
-	if err := unix.SetsockoptTimeval(s.fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv); err != nil {
-		return fmt.Errorf("setting SO_RCVTIMEO: %w", err)
-	}
-	if err := unix.SetsockoptTimeval(s.fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv); err != nil {
-		return fmt.Errorf("setting SO_SNDTIMEO: %w", err)
 	}
 	if s.busy {
 		// Best effort: raising it needs CAP_NET_ADMIN, and it only helps
@@ -160,8 +154,8 @@ func (s *sock) close() {
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
+		s.loop.Close() // first: its watchdog may shut the descriptor down
 		_ = unix.Close(s.fd)
-		s.loop.Close()
 	}
 }
 

@@ -289,7 +289,7 @@ func TestNotATCPServer(t *testing.T) {
 
 // TestReportInterval: --report-interval prints live figures during a TCP
 // run, in both modes, and the last tick's cumulative rate agrees with the
-// run's final figures.
+// run's final rate.
 func TestReportInterval(t *testing.T) {
 	for _, wl := range []string{Lat, Bw} {
 		for _, dur := range []bool{false, true} {
@@ -331,9 +331,10 @@ func TestReportInterval(t *testing.T) {
 				if _, err := fmt.Sscanf(last[strings.Index(last, "cumulative:")+len("cumulative:"):], "%f Gb/s %f Mpps", &gbps, &mpps); err != nil {
 					t.Fatalf("tick %q: %v", last, err)
 				}
-				ticked := mpps * 1e6 * secs
-				if ticked > float64(res.Ops)*1.01 || ticked < float64(res.Ops)*secs/elapsed*0.5 {
-					t.Errorf("last tick %q: %.0f operations by %.1f s; the run did %d in %.2f s", last, ticked, secs, res.Ops, elapsed)
+				// The tick's cumulative rate is printed to 3 decimals (Mpps):
+				// compare rates, loosely (the rate varies over a run).
+				if final := float64(res.Ops) / elapsed / 1e6; final >= 0.01 && (mpps < 0.6*final || mpps > 1.4*final) {
+					t.Errorf("last tick %q: %.3f Mpps cumulative; the run's rate was %.3f Mpps", last, mpps, final)
 				}
 				t.Logf("%d ticks; last: %s; final: %d ops in %.2f s", len(ticks), last, res.Ops, elapsed)
 			})

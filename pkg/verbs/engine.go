@@ -130,6 +130,8 @@ func NewEngine(spec EngineSpec) (*Engine, error) {
 		eng.Close()
 		return nil, errors.New("creating engine: out of memory")
 	}
+	prefault(unsafe.Pointer(e.ts), (spec.SampleCap+1)*8)
+	prefault(unsafe.Pointer(e.counts), (spec.SampleCap+1)*8)
 	qps := unsafe.Slice(e.qps, len(spec.QPs))
 	for i, q := range spec.QPs {
 		if q.QP == nil || q.Local == nil {

@@ -103,6 +103,9 @@ func NewSockLoop(spec SockSpec) (*SockLoop, error) {
 		l.Close()
 		return nil, errors.New("creating socket loop: out of memory")
 	}
+	prefault(unsafe.Pointer(s.ts), (spec.SampleCap+1)*8)
+	prefault(unsafe.Pointer(s.buf), spec.Size)
+	prefault(unsafe.Pointer(s.reply), spec.Size)
 	if !spec.Busy && spec.IdleTimeout > 0 {
 		l.unwatch, l.watched = make(chan struct{}), make(chan struct{})
 		go l.watch()

@@ -1,10 +1,10 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include "cm_shim.h"
+#include "shim.h"
 
 static int err_or(int fallback)
 {
@@ -105,18 +105,12 @@ int rb_cm_resolve_addr(struct rdma_cm_id *id, const struct rb_addr *dst, int tim
 // it to out and acknowledges it. It returns 0, ETIMEDOUT or an errno value.
 int rb_cm_get_event(struct rdma_event_channel *ch, int timeout_ms, struct rb_cm_event *out)
 {
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 	struct rdma_cm_event *ev;
-	int r;
 
 	for (;;) {
-		do {
-			r = poll(&pfd, 1, timeout_ms);
-		} while (r < 0 && errno == EINTR);
-		if (r < 0)
-			return errno;
-		if (r == 0)
-			return ETIMEDOUT;
+		int r = rb_poll_in(ch->fd, timeout_ms);
+		if (r)
+			return r;
 		errno = 0;
 		if (rdma_get_cm_event(ch, &ev) == 0)
 			break;

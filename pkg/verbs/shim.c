@@ -197,18 +197,24 @@ int rb_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 
 // rb_wait_cq_event waits up to timeout_ms for a completion event on ch.
 // It returns 0 with *cq set, ETIMEDOUT, or an errno value.
-int rb_wait_cq_event(struct ibv_comp_channel *ch, int timeout_ms, struct ibv_cq **cq)
+int rb_poll_in(int fd, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	void *ctx;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	int r;
 	do {
 		r = poll(&pfd, 1, timeout_ms);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return errno;
-	if (r == 0)
-		return ETIMEDOUT;
+	return r == 0 ? ETIMEDOUT : 0;
+}
+
+int rb_wait_cq_event(struct ibv_comp_channel *ch, int timeout_ms, struct ibv_cq **cq)
+{
+	void *ctx;
+	int r = rb_poll_in(ch->fd, timeout_ms);
+	if (r)
+		return r;
 	if (ibv_get_cq_event(ch, cq, &ctx))
 		return errno ? errno : EIO;
 	return 0;

@@ -73,4 +73,8 @@ int rb_poll_cq(struct ibv_cq *cq, int n, struct rb_wc *out);
 int rb_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int rb_wait_cq_event(struct ibv_comp_channel *ch, int timeout_ms, struct ibv_cq **cq);
 
+// rb_poll_in waits up to timeout_ms for fd to become readable, retrying
+// after a signal. It returns 0, ETIMEDOUT, or poll's errno value.
+int rb_poll_in(int fd, int timeout_ms);
+
 #endif

@@ -35,11 +35,7 @@ func (c *client) bw() error {
 	st, err := l.SendStream(n, deadline)
 	for st == verbs.StatusFull { // a tick: the messages handed to the kernel so far
 		l.SetYield(tk.Ops(l.Done(), c.cfg.Size, now()))
-		left := n
-		if n != verbs.Forever {
-			left = n - l.Done()
-		}
-		st, err = l.SendStream(left, deadline)
+		st, err = l.SendStream(left(n, l.Done()), deadline)
 	}
 	c.done = l.Done()
 	if st != verbs.StatusDone && st != verbs.StatusDeadline {

@@ -45,11 +45,7 @@ func (c *client) lat() error {
 	tk.Share(c.rec)
 	l.SetYield(tk.Start(c.start))
 	for {
-		left := n
-		if n != verbs.Forever {
-			left = n - c.done
-		}
-		st, err := l.Ping(left, deadline, true)
+		st, err := l.Ping(left(n, c.done), deadline, true)
 		ts := l.Samples()
 		c.end = ts[len(ts)-1]
 		c.done = l.Done()

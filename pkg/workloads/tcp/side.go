@@ -106,6 +106,15 @@ func (c *client) bounds() (n uint64, deadlineNS int64) {
 	return verbs.Forever, c.start + int64(c.cfg.Duration)
 }
 
+// left is what a loop call may still do of n after done: the rest of the
+// count, or Forever.
+func left(n, done uint64) uint64 {
+	if n == verbs.Forever {
+		return n
+	}
+	return n - done
+}
+
 // endTimed samples the CPU at the end of the timed phase (or when it is
 // cut short), once.
 func (s *side) endTimed() error {

@@ -68,19 +68,23 @@ func name(c Config) string {
 	return s
 }
 
+// runChecked runs c in loopback (bounded to a minute) and checks the result.
+func runChecked(t *testing.T, c Config) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Loopback(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, c, res)
+}
+
 func TestLoopbackMatrix(t *testing.T) {
 	dev := testenv.Device(t)
 	for _, c := range matrix() {
 		c.Device = dev
-		t.Run(name(c), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			res, err := Loopback(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkResult(t, c, res)
-		})
+		t.Run(name(c), func(t *testing.T) { runChecked(t, c) })
 	}
 }
 
@@ -134,15 +138,7 @@ func TestLoopbackRDMACM(t *testing.T) {
 		c := Defaults()
 		c.Device, c.RDMACM, c.Validate, c.Iterations, c.Warmup = dev, true, true, 40, 5
 		mod(&c)
-		t.Run(name(c), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			res, err := Loopback(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkResult(t, c, res)
-		})
+		t.Run(name(c), func(t *testing.T) { runChecked(t, c) })
 	}
 }
 

@@ -8,8 +8,9 @@
 # Cases: write_lat, read_lat, send_lat at 2 B and 4 KiB (-n LAT_ITERS;
 # rdma-bench with its default warm-up), write_bw and send_bw at 64 KiB
 # (-n BW_ITERS, -t 128, -Q 100 given to both tools). Each case runs A B A B ...
-# REPS pairs; the table shows the medians, the ratio rdma-bench/perftest and
-# PASS/MISS against the goal (latency: ratio <= 1.00, bandwidth: >= 1.00).
+# REPS pairs; the table shows the medians, the ratio rdma-bench/perftest, a
+# 95% bootstrap interval of that ratio, and PASS/MISS against the goal
+# (latency: ratio <= 1.00, bandwidth: >= 1.00), judged on the ratio itself.
 # MISS is informational: the exit code is non-zero only when a run fails
 # (a failed run is retried once, on a fresh port, before it counts).
 #
@@ -245,26 +246,42 @@ for c in $CASES; do
 	done
 	echo "$line"
 	ma=$(echo "${a[*]:-}" | median) mb=$(echo "${b[*]:-}" | median)
-	rows+=("$name|$metric|${ma:-}|${mb:-}")
+	rows+=("$name|$metric|${ma:-}|${mb:-}|${a[*]:-}|${b[*]:-}")
 done
 
 elapsed=$(($(date +%s) - t0))
 echo
-printf '%-16s %-10s %12s %12s %8s %7s  %s\n' case metric rdma-bench perftest ratio goal result
+printf '%-16s %-10s %12s %12s %8s %13s %7s  %s\n' case metric rdma-bench perftest ratio '95% CI' goal result
 for row in "${rows[@]}"; do
-	IFS='|' read -r name metric ma mb <<<"$row"
+	IFS='|' read -r name metric ma mb va vb <<<"$row"
 	if [ "$metric" = p50_us ]; then goal='<= 1.00'; else goal='>= 1.00'; fi
 	if [ -z "$ma" ] || [ -z "$mb" ]; then
-		printf '%-16s %-10s %12s %12s %8s %7s  %s\n' "$name" "$metric" "${ma:--}" "${mb:--}" - "$goal" FAIL
+		printf '%-16s %-10s %12s %12s %8s %13s %7s  %s\n' "$name" "$metric" "${ma:--}" "${mb:--}" - - "$goal" FAIL
 		continue
 	fi
-	awk -v n="$name" -v m="$metric" -v a="$ma" -v b="$mb" -v g="$goal" 'BEGIN {
+	# The interval is a percentile bootstrap of the ratio of medians: each
+	# tool's runs resampled with replacement, 1000 times, fixed seed.
+	awk -v n="$name" -v m="$metric" -v a="$ma" -v b="$mb" -v g="$goal" -v va="$va" -v vb="$vb" '
+	function med(x, k,   i, j, t) {
+		for (i = 2; i <= k; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+		return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+	}
+	BEGIN {
 		r = (b > 0) ? a / b : 0
 		ok = (m == "p50_us") ? (r <= 1.00) : (r >= 1.00) # judged unrounded
-		printf "%-16s %-10s %12.2f %12.2f %8.3f %7s  %s\n", n, m, a, b, r, g, ok ? "PASS" : "MISS"
+		na = split(va, A, " "); nb = split(vb, B, " "); srand(1); draws = 1000
+		for (d = 1; d <= draws; d++) {
+			for (i = 1; i <= na; i++) x[i] = A[1 + int(rand() * na)]
+			for (i = 1; i <= nb; i++) y[i] = B[1 + int(rand() * nb)]
+			mb2 = med(y, nb); R[d] = (mb2 > 0) ? med(x, na) / mb2 : 0
+		}
+		med(R, draws)
+		ci = sprintf("%.2f-%.2f", R[int(draws * 0.025) + 1], R[int(draws * 0.975)])
+		printf "%-16s %-10s %12.2f %12.2f %8.3f %13s %7s  %s\n", n, m, a, b, r, ci, g, ok ? "PASS" : "MISS"
 	}'
 done
 echo
+echo "The 95% CI is a bootstrap interval of the ratio; a row whose interval holds 1.00 has not shown either tool faster with these runs."
 for row in "${rows[@]}"; do
 	IFS='|' read -r name metric ma mb <<<"$row"
 	if [ "$metric" = p50_us ] && awk -v a="${ma:-0}" -v b="${mb:-0}" 'BEGIN { exit !(a > 1000 || b > 1000) }'; then

@@ -283,7 +283,7 @@ done
 echo
 echo "The 95% CI is a bootstrap interval of the ratio; a row whose interval holds 1.00 has not shown either tool faster with these runs."
 for row in "${rows[@]}"; do
-	IFS='|' read -r name metric ma mb <<<"$row"
+	IFS='|' read -r name metric ma mb _ <<<"$row"
 	if [ "$metric" = p50_us ] && awk -v a="${ma:-0}" -v b="${mb:-0}" 'BEGIN { exit !(a > 1000 || b > 1000) }'; then
 		echo "note: a p50 in milliseconds (~2 or ~4 ms) is the guest's scheduler tick (HZ=250), not the tools: soft-RoCE's kernel work waited for a tick behind the busy-polling processes; such a row compares luck"
 		break

@@ -92,8 +92,9 @@ func main() {
 // when the cores are all taken, as on a two-core host. Traced on soft-RoCE
 // (three 1000-iteration write_lat runs), the measuring threads were
 // preempted 15, 35 and 1 times; with one P, 3, 1 and 4 times: sysmon hands
-// the P off at its second tick and sleeps until the call returns. cgo calls need no P, so the threads still run in
-// parallel; only set-up and statistics, in Go, share the one P.
+// the P off at its second tick and sleeps until the call returns. cgo calls
+// need no P, so the threads still run in parallel; only set-up and
+// statistics, in Go, share the one P.
 func quietRuntime() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

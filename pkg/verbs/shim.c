@@ -195,8 +195,6 @@ int rb_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return ibv_req_notify_cq(cq, solicited_only);
 }
 
-// rb_wait_cq_event waits up to timeout_ms for a completion event on ch.
-// It returns 0 with *cq set, ETIMEDOUT, or an errno value.
 int rb_poll_in(int fd, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -209,6 +207,8 @@ int rb_poll_in(int fd, int timeout_ms)
 	return r == 0 ? ETIMEDOUT : 0;
 }
 
+// rb_wait_cq_event waits up to timeout_ms for a completion event on ch.
+// It returns 0 with *cq set, ETIMEDOUT, or an errno value.
 int rb_wait_cq_event(struct ibv_comp_channel *ch, int timeout_ms, struct ibv_cq **cq)
 {
 	void *ctx;

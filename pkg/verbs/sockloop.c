@@ -107,9 +107,8 @@ static int retry(struct rb_sock *s, int op, int err, struct rb_wait *w)
 {
 	switch (err) {
 	case EINTR:
-		// A blocking call with a timeout is not restarted after a
-		// signal, and each new call gets the whole timeout again: bound
-		// the total wait here.
+		// A call interrupted by a signal is called again; the wait
+		// it belongs to is bounded here, across the calls.
 		return rb_waited_out(w, s->idle_timeout_ns) ? fail(s, op, RB_IDLE, 0) : 0;
 	case EAGAIN:
 		if (!s->busy) // a socket timeout, should the owner have set one

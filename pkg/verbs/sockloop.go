@@ -191,10 +191,10 @@ func (l *SockLoop) result(ret C.int) (Status, error) {
 // Ping runs up to n ping-pong iterations (send Size bytes, receive the
 // Size-byte echo), until deadlineNS (a Now value; 0 for none), or until
 // the sample buffer is full (with record) or the time set by SetYield
-// passes (StatusFull: take Samples, ResetSamples and call again). With record, each iteration's time before
-// its send is kept, plus one after the last echo: Samples. After a
-// failure, the last sample ends the last complete iteration. Warm-up runs
-// with record false.
+// passes (StatusFull: take Samples, ResetSamples and call again). With
+// record, each iteration's time before its send is kept, plus one after
+// the last echo: Samples. After a failure, the last sample ends the last
+// complete iteration. Warm-up runs with record false.
 func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (Status, error) {
 	rec := C.int(0)
 	if record {

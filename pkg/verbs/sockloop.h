@@ -70,15 +70,16 @@ void rb_sock_time_out(struct rb_sock *s);
 // final one at ts[len] after the last echo (also when it fails: ts[len] then
 // ends the last complete iteration), and returns RB_FULL when the
 // buffer is full. Without record too, it returns RB_FULL once the clock
-// passes yield_ns, so that the caller can report live figures. rb_sock_pong echoes n messages (RB_FOREVER: until
-// the end of the stream).
+// passes yield_ns, so that the caller can report live figures.
+// rb_sock_pong echoes n messages (RB_FOREVER: until the end of the
+// stream).
 int rb_sock_ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record);
 int rb_sock_pong(struct rb_sock *s, uint64_t n);
 
-// rb_sock_send_stream sends n messages (RB_FOREVER: until
-// deadline_ns), returning RB_FULL once past yield_ns. rb_sock_recv_stream receives, size bytes per call at most,
-// until bytes reaches limit (RB_OK) or the stream ends (RB_EOF),
-// noting the first and last arrival times.
+// rb_sock_send_stream sends n messages (RB_FOREVER: until deadline_ns),
+// returning RB_FULL once past yield_ns. rb_sock_recv_stream receives, size
+// bytes per call at most, until bytes reaches limit (RB_OK) or the stream
+// ends (RB_EOF), noting the first and last arrival times.
 int rb_sock_send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns);
 int rb_sock_recv_stream(struct rb_sock *s, uint64_t limit);
 

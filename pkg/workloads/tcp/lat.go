@@ -18,15 +18,9 @@ import (
 
 // pingErr describes a failed ping-pong iteration.
 func (c *client) pingErr(st verbs.Status, err error) error {
-	e := c.s.outcome(st, err)
+	e := c.s.opErr(st, err, "sending", "receiving the reply")
 	if e == io.EOF {
-		e = errPeerClosed
-	}
-	switch failedOp(st, err) {
-	case "send":
-		return fmt.Errorf("sending: %w", e)
-	case "recv":
-		return fmt.Errorf("receiving the reply: %w", e)
+		return fmt.Errorf("receiving the reply: %w", errPeerClosed)
 	}
 	return e
 }
@@ -83,27 +77,11 @@ func (c *client) flushLat(ts []int64) []int64 {
 	return chunk
 }
 
-// pongErr describes a failed echo; io.EOF means the client ended the
-// stream at a message boundary.
-func (v *server) pongErr(st verbs.Status, err error) error {
-	e := v.s.outcome(st, err)
-	if e == io.EOF {
-		return e
-	}
-	switch failedOp(st, err) {
-	case "send":
-		return fmt.Errorf("replying: %w", e)
-	case "recv":
-		return fmt.Errorf("receiving: %w", e)
-	}
-	return e
-}
-
 // lat echoes every message until the client ends the stream.
 func (v *server) lat() error {
 	l := v.s.loop
 	if st, err := l.Pong(uint64(v.cfg.Warmup)); st != verbs.StatusDone {
-		err := v.pongErr(st, err)
+		err := v.s.opErr(st, err, "replying", "receiving")
 		if err == io.EOF {
 			err = errPeerClosed
 		}
@@ -126,7 +104,7 @@ func (v *server) lat() error {
 		if st == verbs.StatusDone {
 			continue
 		}
-		if err := v.pongErr(st, err); err != io.EOF {
+		if err := v.s.opErr(st, err, "replying", "receiving"); err != io.EOF {
 			return fmt.Errorf("iteration %d: %w", v.done+1, err)
 		}
 		break

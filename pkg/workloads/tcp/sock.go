@@ -216,6 +216,23 @@ func (s *sock) outcome(st verbs.Status, err error) error {
 	return nil
 }
 
+// opErr describes a failed loop call by the system call that failed: its
+// error wrapped in send or recv. io.EOF, the peer ending the stream at a
+// message boundary, comes back unwrapped.
+func (s *sock) opErr(st verbs.Status, err error, send, recv string) error {
+	e := s.outcome(st, err)
+	if e == io.EOF {
+		return e
+	}
+	switch failedOp(st, err) {
+	case "send":
+		return fmt.Errorf("%s: %w", send, e)
+	case "recv":
+		return fmt.Errorf("%s: %w", recv, e)
+	}
+	return e
+}
+
 // failedOp is the call a loop's failure came from: "send", "recv", or ""
 // when it was stopped between calls.
 func failedOp(st verbs.Status, err error) string {

@@ -138,7 +138,14 @@ func (s *session) passive(wk *worker, r *workerResult) error {
 
 func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 	c, eng := s.cfg, wk.eng
-	if c.Warmup > 0 {
+	// In iteration mode the warm-up runs in the same engine call as the
+	// timed iterations, its samples dropped: a return to Go between the two
+	// wakes the runtime's sysmon, whose polling would then preempt the
+	// measuring thread in the timed loop's first milliseconds. Duration
+	// mode, whose deadline counts from the end of the warm-up, warms up in
+	// a call of its own.
+	skip := uint64(0)
+	if c.Warmup > 0 && c.Duration > 0 {
 		st, err := eng.Ping(uint64(c.Warmup), 0, false)
 		if err != nil {
 			return err
@@ -153,6 +160,8 @@ func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 		r.rec = report.NewLatencyRecorder()
 	} else {
 		r.samples = make([]int64, 0, c.Iterations)
+		skip = uint64(max(c.Warmup, 0))
+		remaining += skip
 	}
 	tk.share(r.rec)
 	tk.start(eng)
@@ -171,11 +180,15 @@ func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 			chunk[i] = d
 		}
 		eng.ResetSamples()
+		if r.rec == nil {
+			remaining -= uint64(len(chunk))
+		}
+		drop := min(skip, uint64(len(chunk)))
+		chunk, skip = chunk[drop:], skip-drop
 		if r.rec != nil {
 			r.rec.RecordChunk(chunk)
 		} else {
 			r.samples = append(r.samples, chunk...)
-			remaining -= uint64(len(chunk))
 		}
 		tk.latency(eng, chunk, s.cfg.Size)
 		if again, err := outcome(st, err); !again {

@@ -180,14 +180,12 @@ func (s *session) ping(wk *worker, r *workerResult, tk *ticker) error {
 			chunk[i] = d
 		}
 		eng.ResetSamples()
-		if r.rec == nil {
-			remaining -= uint64(len(chunk))
-		}
-		drop := min(skip, uint64(len(chunk)))
-		chunk, skip = chunk[drop:], skip-drop
 		if r.rec != nil {
 			r.rec.RecordChunk(chunk)
 		} else {
+			remaining -= uint64(len(chunk))
+			drop := min(skip, uint64(len(chunk)))
+			chunk, skip = chunk[drop:], skip-drop
 			r.samples = append(r.samples, chunk...)
 		}
 		tk.latency(eng, chunk, s.cfg.Size)

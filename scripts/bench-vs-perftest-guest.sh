@@ -262,8 +262,11 @@ for row in "${rows[@]}"; do
 	# The interval is a percentile bootstrap of the ratio of medians: each
 	# tool's runs resampled with replacement, 1000 times, fixed seed.
 	awk -v n="$name" -v m="$metric" -v a="$ma" -v b="$mb" -v g="$goal" -v va="$va" -v vb="$vb" '
-	function med(x, k,   i, j, t) {
+	function isort(x, k,   i, j, t) {
 		for (i = 2; i <= k; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+	}
+	function med(x, k) {
+		isort(x, k)
 		return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
 	}
 	BEGIN {
@@ -275,7 +278,7 @@ for row in "${rows[@]}"; do
 			for (i = 1; i <= nb; i++) y[i] = B[1 + int(rand() * nb)]
 			mb2 = med(y, nb); R[d] = (mb2 > 0) ? med(x, na) / mb2 : 0
 		}
-		med(R, draws)
+		isort(R, draws)
 		ci = sprintf("%.2f-%.2f", R[int(draws * 0.025) + 1], R[int(draws * 0.975)])
 		printf "%-16s %-10s %12.2f %12.2f %8.3f %13s %7s  %s\n", n, m, a, b, r, ci, g, ok ? "PASS" : "MISS"
 	}'

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"unsafe"
 )
@@ -182,6 +184,52 @@ func be64(v uint64) uint64 {
 		r = r<<8 | uint64(x)
 	}
 	return r
+}
+
+// GIDTable returns the populated GID entries of port, in index order. One
+// ibv_query_gid_table call reads the whole table (rdma-core falls back to
+// sysfs itself on kernels without it): reading sysfs file by file costs a
+// RoCE port's 1024 or more opens at every start.
+func (c *Context) GIDTable(port int) ([]GIDEntry, error) {
+	a, err := c.Query()
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for p := 1; p <= a.PhysPortCount; p++ {
+		pa, err := c.QueryPort(p)
+		if err != nil {
+			return nil, err
+		}
+		size += pa.GIDTableLen
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	entries := make([]C.struct_ibv_gid_entry, size)
+	n := C.rb_query_gid_table(c.ctx, &entries[0], C.size_t(size))
+	if n < 0 {
+		return nil, verbErr(fmt.Sprintf("ibv_query_gid_table(%s)", c.name), C.int(n), nil)
+	}
+	var table []GIDEntry
+	for _, e := range entries[:n] {
+		if int(e.port_num) != port {
+			continue
+		}
+		g := GIDEntry{Index: int(e.gid_index), Type: GIDType(e.gid_type)}
+		C.memcpy(unsafe.Pointer(&g.GID[0]), unsafe.Pointer(&e.gid), 16)
+		if g.GID.IsZero() {
+			continue
+		}
+		if e.ndev_ifindex != 0 {
+			if ifc, err := net.InterfaceByIndex(int(e.ndev_ifindex)); err == nil {
+				g.Netdev = ifc.Name
+			}
+		}
+		table = append(table, g)
+	}
+	sort.Slice(table, func(i, j int) bool { return table[i].Index < table[j].Index })
+	return table, nil
 }
 
 // QueryGID reads GID index of port through libibverbs

@@ -95,16 +95,25 @@ func TestGIDTableMatchesVerbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range table {
+	// Three sources must agree: the one-call table, sysfs, and one
+	// ibv_query_gid(_ex) per index.
+	sysfs, err := verbs.ReadGIDTable(verbs.SysfsRoot, ctx.Name(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sysfs) != len(table) || len(table) == 0 {
+		t.Fatalf("ibv_query_gid_table gave %d entries, sysfs %d", len(table), len(sysfs))
+	}
+	for i, e := range table {
+		if s := sysfs[i]; s != e {
+			t.Errorf("entry %d: ibv_query_gid_table %+v, sysfs %+v", i, e, s)
+		}
 		g, typ, err := ctx.QueryGID(1, e.Index)
 		if err != nil {
 			t.Fatalf("QueryGID(%d): %v", e.Index, err)
 		}
-		if g != e.GID {
-			t.Errorf("gid %d: sysfs %s, ibv_query_gid %s", e.Index, e.GID, g)
-		}
-		if typ != e.Type {
-			t.Errorf("gid %d: sysfs type %s, ibv_query_gid_ex type %s", e.Index, e.Type, typ)
+		if g != e.GID || typ != e.Type {
+			t.Errorf("gid %d: table %s %s, ibv_query_gid(_ex) %s %s", e.Index, e.GID, e.Type, g, typ)
 		}
 	}
 	sel, err := verbs.SelectGID(table, -1)

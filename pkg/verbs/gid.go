@@ -172,8 +172,3 @@ func SelectGID(table []GIDEntry, override int) (GIDEntry, error) {
 	}
 	return table[best], nil
 }
-
-// GIDTable reads the populated GID entries of port from sysfs.
-func (c *Context) GIDTable(port int) ([]GIDEntry, error) {
-	return ReadGIDTable(SysfsRoot, c.name, port)
-}

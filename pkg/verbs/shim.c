@@ -29,6 +29,11 @@ int rb_query_gid_type(struct ibv_context *ctx, uint8_t port, int index, uint32_t
 	return 0;
 }
 
+long rb_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *out, size_t max)
+{
+	return (long)ibv_query_gid_table(ctx, out, max, 0);
+}
+
 int rb_qp_to_init(struct ibv_qp *qp, uint8_t port, uint32_t access, uint32_t qkey)
 {
 	struct ibv_qp_attr a;

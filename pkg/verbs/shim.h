@@ -59,6 +59,9 @@ struct rb_wr {
 int rb_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_port_attr *attr);
 int rb_query_gid(struct ibv_context *ctx, uint8_t port, int index, uint8_t out[16]);
 int rb_query_gid_type(struct ibv_context *ctx, uint8_t port, int index, uint32_t *type);
+// rb_query_gid_table returns the device's valid GID entries of every port
+// (ibv_query_gid_table): their count, or a negative errno.
+long rb_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *out, size_t max);
 
 int rb_qp_to_init(struct ibv_qp *qp, uint8_t port, uint32_t access, uint32_t qkey);
 int rb_qp_to_rtr(struct ibv_qp *qp, const struct rb_path *p);

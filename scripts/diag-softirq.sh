@@ -18,8 +18,8 @@
 # responder is scheduled as a tasklet, finds the work done.
 # The timelines showed both tools' block medians switching, within one run,
 # between levels about 1.6 times apart (traced: about 35 and 60 us), each
-# lasting from a tenth of a second to seconds: the emulated machine's speed,
-# not the tool's. A short run (-n 1000 takes about 30 ms) sits in one level,
+# lasting from a tenth of a second to seconds: the speed of the host under
+# the VM (scripts/host-speed.sh shows it without a VM), not the tool's. A short run (-n 1000 takes about 30 ms) sits in one level,
 # which is why run p50s are bimodal.
 #
 # Diagnostic, not a gate. Tracing slows every iteration: compare classes and
@@ -108,9 +108,8 @@ classes() {
 
 # timeline: the median length of each block of BLOCK iterations, in time
 # order, from iterations' lines on standard input (so without the first and
-# last tenth of the run). Under emulation the whole machine switches between
-# speed levels that last from a tenth of a second to seconds; this shows
-# them inside one run.
+# last tenth of the run). The host switches between speed levels that last
+# from a tenth of a second to seconds; this shows them inside one run.
 timeline() {
 	awk -v b="$BLOCK" '{ print int((NR - 1) / b), $2 }' | sort -k1,1n -k2,2n | awk '
 	$1 != blk { if (n) printf " %.0f", v[int((n + 1) / 2)]; blk = $1; n = 0 }
@@ -125,27 +124,30 @@ summary() {
 	timeline <"$1.it"
 }
 
+# traced TAG SERVER-CMD -- CLIENT-CMD: starts the server, runs the client
+# under perf, waits for the server, and leaves the client's output in
+# $tmp/TAG.out and the trace dump in $tmp/TAG.txt.
+traced() {
+	local tag=$1 srv=()
+	shift
+	while [ "$1" != -- ]; do srv+=("$1") && shift; done
+	shift
+	port=$((port + 1))
+	"${srv[@]}" -p "$port" >/dev/null 2>&1 &
+	local s=$!
+	sleep 1
+	perf record -q "${events[@]}" -a -o "$tmp/$tag.data" -- "$@" -p "$port" >"$tmp/$tag.out" 2>"$tmp/$tag.err" || cat "$tmp/$tag.err" >&2
+	wait "$s"
+	perf script -i "$tmp/$tag.data" -F comm,tid,cpu,time,event,trace >"$tmp/$tag.txt" 2>/dev/null
+}
+
 echo "diag-softirq: $W -s $S -n $N on $dev, $REPS pairs, traced; iteration classes by share"
 for ((r = 1; r <= REPS; r++)); do
-	port=$((port + 1))
-	"$B" server "${args[@]}" -p "$port" >/dev/null 2>&1 &
-	s=$!
-	sleep 1
-	perf record -q "${events[@]}" -a -o "$tmp/rb.data" -- \
-		"$B" run "$W" "$HOST" "${args[@]}" -p "$port" -n "$N" -s "$S" -o csv >"$tmp/rb.csv" 2>"$tmp/rb.err" || cat "$tmp/rb.err" >&2
-	wait "$s"
+	traced rb "$B" server "${args[@]}" -- "$B" run "$W" "$HOST" "${args[@]}" -n "$N" -s "$S" -o csv
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		NR == 2 { printf "rdma-bench p50 %.2f us\n", $c["lat_p50_us"] }' "$tmp/rb.csv"
-	perf script -i "$tmp/rb.data" -F comm,tid,cpu,time,event,trace >"$tmp/rb.txt" 2>/dev/null
+		NR == 2 { printf "rdma-bench p50 %.2f us\n", $c["lat_p50_us"] }' "$tmp/rb.out"
 	summary "$tmp/rb.txt" rdma-bench
-	port=$((port + 1))
-	"ib_$W" "${args[@]}" -F -p "$port" -s "$S" -n "$N" >/dev/null 2>&1 &
-	s=$!
-	sleep 1
-	perf record -q "${events[@]}" -a -o "$tmp/pt.data" -- \
-		"ib_$W" "${args[@]}" -F -p "$port" -s "$S" -n "$N" "$HOST" >"$tmp/pt.txt" 2>&1
-	wait "$s"
-	awk -v s="$S" '$1 == s && NF >= 6 { printf "perftest   p50 %.2f us\n", $5 }' "$tmp/pt.txt"
-	perf script -i "$tmp/pt.data" -F comm,tid,cpu,time,event,trace >"$tmp/pt.ptxt" 2>/dev/null
-	summary "$tmp/pt.ptxt" "ib_$W"
+	traced pt "ib_$W" "${args[@]}" -F -s "$S" -n "$N" -- "ib_$W" "${args[@]}" -F -s "$S" -n "$N" "$HOST"
+	awk -v s="$S" '$1 == s && NF >= 6 { printf "perftest   p50 %.2f us\n", $5 }' "$tmp/pt.out"
+	summary "$tmp/pt.txt" "ib_$W"
 done

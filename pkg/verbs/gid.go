@@ -90,7 +90,9 @@ const SysfsRoot = "/sys/class/infiniband"
 
 // ReadGIDTable reads the populated GID entries of port of device dev from
 // a sysfs tree rooted at root (SysfsRoot on a live system). On an
-// InfiniBand port (no gid_attrs types) every entry is of type IB.
+// InfiniBand port (no gid_attrs types) every entry is of type IB. Runs use
+// Context.GIDTable, one verbs call; this reader works on saved or fake
+// trees and is the independent source the device test checks that against.
 func ReadGIDTable(root, dev string, port int) ([]GIDEntry, error) {
 	dir := filepath.Join(root, dev, "ports", strconv.Itoa(port))
 	files, err := os.ReadDir(filepath.Join(dir, "gids"))

@@ -7,10 +7,13 @@
 #
 # Cases: write_lat, read_lat, send_lat at 2 B and 4 KiB (-n LAT_ITERS;
 # rdma-bench with its default warm-up), write_bw and send_bw at 64 KiB
-# (-n BW_ITERS, -t 128, -Q 100 given to both tools). Each case runs A B A B ...
-# REPS pairs; the table shows the medians, the ratio rdma-bench/perftest, a
-# 95% bootstrap interval of that ratio, and PASS/MISS against the goal
-# (latency: ratio <= 1.00, bandwidth: >= 1.00), judged on the ratio itself.
+# (-n BW_ITERS, -t 128, -Q 100 given to both tools). Each case runs REPS
+# pairs, A B then B A in turn (so neither tool always goes first); the table
+# shows the medians, the ratio of medians rdma-bench/perftest with a 95%
+# bootstrap interval, the median of the per-pair ratios with its own interval
+# (each run against its neighbour: steadier when the machine's speed drifts
+# between runs), and PASS/MISS against the goal (latency: ratio <= 1.00,
+# bandwidth: >= 1.00), judged on the ratio of medians itself.
 # MISS is informational: the exit code is non-zero only when a run fails
 # (a failed run is retried once, on a fresh port, before it counts).
 #
@@ -211,7 +214,7 @@ human_size() { awk -v s="$1" 'BEGIN { if (s >= 1024 && s % 1024 == 0) print s / 
 
 echo "case,workload,size_bytes,iters,tool,rep,port,metric,value,lat_mean_us,lat_p99_us,bw_peak_mibps,msg_rate_mpps,rb_cpu_client_pct,rb_cpu_server_pct,client_cmd" >"$CSV"
 t0=$(date +%s)
-echo "bench-vs-perftest: $RDMA_BENCH_BIN (sha256 $bin_sum) vs perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?') on $RDMA_DEV${GID_INDEX:+ (GID $GID_INDEX)}, host $HOST, REPS=$REPS pairs per case (A B A B ...)"
+echo "bench-vs-perftest: $RDMA_BENCH_BIN (sha256 $bin_sum) vs perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null || echo '?') on $RDMA_DEV${GID_INDEX:+ (GID $GID_INDEX)}, host $HOST, REPS=$REPS pairs per case (A B, B A, ...)"
 echo "bench-vs-perftest: latency -n $LAT_ITERS (p50 usec: rdma-bench lat_p50_us, perftest t_typical); bandwidth -n $BW_ITERS -t $TX_DEPTH -Q $CQ_MOD (MiB/s = 2^20 B/s: rdma-bench bw_mibps, perftest BW average[MB/sec], whose MB is 2^20 B)"
 [ -z "${PIN_SERVER:-}${PIN_CLIENT:-}" ] || echo "bench-vs-perftest: pinned: server CPUs ${PIN_SERVER:--}, client CPUs ${PIN_CLIENT:--} (both tools)"
 [ -z "${RB_EXTRA:-}${PT_EXTRA:-}" ] || echo "bench-vs-perftest: extra flags: rdma-bench '${RB_EXTRA:-}', perftest '${PT_EXTRA:-}'"
@@ -221,9 +224,12 @@ for c in $CASES; do
 	wl=${c%%:*} size=${c#*:}
 	if [[ $wl == *_lat ]]; then iters=$LAT_ITERS metric=p50_us; else iters=$BW_ITERS metric=bw_mibps; fi
 	name="$wl $(human_size "$size")"
-	a=() b=() line="  $name:"
+	a=() b=() pairs=() line="  $name:"
 	for ((r = 1; r <= REPS; r++)); do
-		for tool in rdma-bench perftest; do
+		order="rdma-bench perftest"
+		((r % 2)) || order="perftest rdma-bench"
+		va='' vb=''
+		for tool in $order; do
 			ok=0
 			# One retry (on a fresh port) for a failed run: the emulated VM
 			# occasionally breaks one (perftest then prints "inf").
@@ -237,37 +243,47 @@ for c in $CASES; do
 			done
 			if ((ok)); then
 				echo "$name,$wl,$size,$iters,$tool,$r,$port,$metric,$val,${mean#-},${p99#-},${peak#-},${msgrate#-},${cpul:-},${cpur:-},\"$cmd\"" >>"$CSV"
-				if [ "$tool" = rdma-bench ]; then a+=("$val"); line+=" A=$(printf %.2f "$val")"; else b+=("$val"); line+=" B=$(printf %.2f "$val")"; fi
+				if [ "$tool" = rdma-bench ]; then
+					a+=("$val") va=$val line+=" A=$(printf %.2f "$val")"
+				else
+					b+=("$val") vb=$val line+=" B=$(printf %.2f "$val")"
+				fi
 			else
 				failures=$((failures + 1))
 				if [ "$tool" = rdma-bench ]; then line+=" A=FAILED"; else line+=" B=FAILED"; fi
 			fi
 		done
+		[ -z "$va" ] || [ -z "$vb" ] || pairs+=("$va:$vb")
 	done
 	echo "$line"
 	ma=$(echo "${a[*]:-}" | median) mb=$(echo "${b[*]:-}" | median)
-	rows+=("$name|$metric|${ma:-}|${mb:-}|${a[*]:-}|${b[*]:-}")
+	rows+=("$name|$metric|${ma:-}|${mb:-}|${a[*]:-}|${b[*]:-}|${pairs[*]:-}")
 done
 
 elapsed=$(($(date +%s) - t0))
 echo
-printf '%-16s %-10s %12s %12s %8s %13s %7s  %s\n' case metric rdma-bench perftest ratio '95% CI' goal result
+printf '%-16s %-10s %12s %12s %8s %13s %8s %13s %7s  %s\n' case metric rdma-bench perftest ratio '95% CI' paired '95% CI' goal result
 for row in "${rows[@]}"; do
-	IFS='|' read -r name metric ma mb va vb <<<"$row"
+	IFS='|' read -r name metric ma mb va vb vp <<<"$row"
 	if [ "$metric" = p50_us ]; then goal='<= 1.00'; else goal='>= 1.00'; fi
 	if [ -z "$ma" ] || [ -z "$mb" ]; then
-		printf '%-16s %-10s %12s %12s %8s %13s %7s  %s\n' "$name" "$metric" "${ma:--}" "${mb:--}" - - "$goal" FAIL
+		printf '%-16s %-10s %12s %12s %8s %13s %8s %13s %7s  %s\n' "$name" "$metric" "${ma:--}" "${mb:--}" - - - - "$goal" FAIL
 		continue
 	fi
-	# The interval is a percentile bootstrap of the ratio of medians: each
-	# tool's runs resampled with replacement, 1000 times, fixed seed.
-	awk -v n="$name" -v m="$metric" -v a="$ma" -v b="$mb" -v g="$goal" -v va="$va" -v vb="$vb" '
+	# The intervals are percentile bootstraps, 1000 draws, fixed seed: of the
+	# ratio of medians, each tool's runs resampled with replacement; of the
+	# paired ratio (the median of each pair's A/B), the pairs resampled.
+	awk -v n="$name" -v m="$metric" -v a="$ma" -v b="$mb" -v g="$goal" -v va="$va" -v vb="$vb" -v vp="$vp" '
 	function isort(x, k,   i, j, t) {
 		for (i = 2; i <= k; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
 	}
 	function med(x, k) {
 		isort(x, k)
 		return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+	}
+	function interval(R, draws) {
+		isort(R, draws)
+		return sprintf("%.2f-%.2f", R[int(draws * 0.025) + 1], R[int(draws * 0.975)])
 	}
 	BEGIN {
 		r = (b > 0) ? a / b : 0
@@ -278,13 +294,26 @@ for row in "${rows[@]}"; do
 			for (i = 1; i <= nb; i++) y[i] = B[1 + int(rand() * nb)]
 			mb2 = med(y, nb); R[d] = (mb2 > 0) ? med(x, na) / mb2 : 0
 		}
-		isort(R, draws)
-		ci = sprintf("%.2f-%.2f", R[int(draws * 0.025) + 1], R[int(draws * 0.975)])
-		printf "%-16s %-10s %12.2f %12.2f %8.3f %13s %7s  %s\n", n, m, a, b, r, ci, g, ok ? "PASS" : "MISS"
+		ci = interval(R, draws)
+		np = 0
+		for (i = 1; i <= split(vp, P, " "); i++) {
+			split(P[i], ab, ":")
+			if (ab[2] > 0) Q[++np] = ab[1] / ab[2]
+		}
+		pr = "-"; pci = "-"
+		if (np > 0) {
+			for (d = 1; d <= draws; d++) {
+				for (i = 1; i <= np; i++) x[i] = Q[1 + int(rand() * np)]
+				R[d] = med(x, np)
+			}
+			pci = interval(R, draws)
+			pr = sprintf("%.3f", med(Q, np))
+		}
+		printf "%-16s %-10s %12.2f %12.2f %8.3f %13s %8s %13s %7s  %s\n", n, m, a, b, r, ci, pr, pci, g, ok ? "PASS" : "MISS"
 	}'
 done
 echo
-echo "The 95% CI is a bootstrap interval of the ratio; a row whose interval holds 1.00 has not shown either tool faster with these runs."
+echo "ratio = median A / median B (the verdict); paired = median of the pairs' A/B. Each 95% CI is a bootstrap interval; a row whose interval holds 1.00 has not shown either tool faster with these runs."
 for row in "${rows[@]}"; do
 	IFS='|' read -r name metric ma mb _ <<<"$row"
 	if [ "$metric" = p50_us ] && awk -v a="${ma:-0}" -v b="${mb:-0}" 'BEGIN { exit !(a > 1000 || b > 1000) }'; then

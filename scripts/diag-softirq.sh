@@ -18,9 +18,10 @@
 # responder is scheduled as a tasklet, finds the work done.
 # The timelines showed both tools' block medians switching, within one run,
 # between levels about 1.6 times apart (traced: about 35 and 60 us), each
-# lasting from a tenth of a second to seconds: the speed of the host under
-# the VM (scripts/host-speed.sh shows it without a VM), not the tool's. A short run (-n 1000 takes about 30 ms) sits in one level,
-# which is why run p50s are bimodal.
+# lasting from a tenth of a second to seconds. They are the emulated
+# machine's, not the host's (scripts/diag-levels.sh found the host steady
+# while the guest switched); their cause is not known. A short run (-n 1000
+# takes about 30 ms) sits in one level, which is why run p50s are bimodal.
 #
 # Diagnostic, not a gate. Tracing slows every iteration: compare classes and
 # tools within one run of the script, not its lengths with untraced runs.
@@ -108,8 +109,8 @@ classes() {
 
 # timeline: the median length of each block of BLOCK iterations, in time
 # order, from iterations' lines on standard input (so without the first and
-# last tenth of the run). The host switches between speed levels that last
-# from a tenth of a second to seconds; this shows them inside one run.
+# last tenth of the run). The emulated machine switches between speed levels
+# that last from a tenth of a second to seconds; this shows them inside one run.
 timeline() {
 	awk -v b="$BLOCK" '{ print int((NR - 1) / b), $2 }' | sort -k1,1n -k2,2n | awk '
 	$1 != blk { if (n) printf " %.0f", v[int((n + 1) / 2)]; blk = $1; n = 0 }

@@ -295,8 +295,8 @@ for row in "${rows[@]}"; do
 			mb2 = med(y, nb); R[d] = (mb2 > 0) ? med(x, na) / mb2 : 0
 		}
 		ci = interval(R, draws)
-		np = 0
-		for (i = 1; i <= split(vp, P, " "); i++) {
+		np = 0; npairs = split(vp, P, " ")
+		for (i = 1; i <= npairs; i++) {
 			split(P[i], ab, ":")
 			if (ab[2] > 0) Q[++np] = ab[1] / ab[2]
 		}

@@ -63,34 +63,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat >"$dir/probe.c" <<'EOF'
-#include <stdint.h>
-#include <stdio.h>
-#include <time.h>
-#include <unistd.h>
-
-static double now(clockid_t c)
-{
-	struct timespec t;
-	clock_gettime(c, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-// Prints "REALTIME-SECONDS MS" for a fixed loop every 50 ms, until killed.
-int main(void)
-{
-	volatile uint64_t x = 0;
-	for (;;) {
-		double t = now(CLOCK_MONOTONIC);
-		for (uint64_t i = 0; i < 2000000; i++)
-			x += i * i;
-		printf("%.6f %.3f\n", now(CLOCK_REALTIME), (now(CLOCK_MONOTONIC) - t) * 1e3);
-		fflush(stdout);
-		usleep(50000);
-	}
-}
-EOF
-gcc -O2 -o "$dir/probe" "$dir/probe.c"
+gcc -O1 -o "$dir/probe" scripts/speed-probe.c
 
 # The guest runs the server in the background and the client in front; the
 # server is stopped whatever the client did.
@@ -100,7 +73,7 @@ sleep 1
 '$bin' run $workload \$a -x 1 -p \$p -s $size -D $secs --report-interval $interval; rc=\$?
 kill \$s 2>/dev/null; wait \$s 2>/dev/null; exit \$rc"
 
-"$dir/probe" >"$dir/probe.log" &
+"$dir/probe" 2 0 50 >"$dir/probe.log" &
 probe_pid=$!
 echo "diag-levels: $workload $size B for $secs s in the VM, reports every $interval; host probe every 50 ms" >&2
 rc=0

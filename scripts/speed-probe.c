@@ -1,0 +1,57 @@
+// speed-probe: times a fixed integer loop, for scripts/host-speed.sh and
+// scripts/diag-levels.sh. A diagnostic, not part of rdma-bench.
+//
+// usage: speed-probe MILLIONS COUNT [GAP_MS]
+// Runs COUNT blocks (0: until killed) of MILLIONS million iterations, with
+// GAP_MS milliseconds of sleep after each, and prints one line per block:
+// the CLOCK_REALTIME seconds at its end, its length in ms, and the steal
+// ticks /proc/stat counted over all CPUs meanwhile.
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(clockid_t c)
+{
+	struct timespec t;
+	clock_gettime(c, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static unsigned long long steal(void)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		v[7] = 0;
+	fclose(f);
+	return v[7];
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: speed-probe MILLIONS COUNT [GAP_MS]\n");
+		return 2;
+	}
+	uint64_t n = strtoull(argv[1], NULL, 10) * 1000000ULL;
+	long count = atol(argv[2]);
+	long gap = argc > 3 ? atol(argv[3]) : 0;
+	struct timespec pause = { gap / 1000, (gap % 1000) * 1000000L };
+	volatile uint64_t x = 0;
+	for (long r = 0; count == 0 || r < count; r++) {
+		unsigned long long s = steal();
+		double t = now(CLOCK_MONOTONIC);
+		for (uint64_t i = 0; i < n; i++)
+			x += i * i;
+		double ms = (now(CLOCK_MONOTONIC) - t) * 1e3;
+		printf("%.6f %.3f %llu\n", now(CLOCK_REALTIME), ms, steal() - s);
+		fflush(stdout);
+		if (gap > 0)
+			nanosleep(&pause, NULL);
+	}
+	return 0;
+}

@@ -86,6 +86,7 @@ func (c *client) measure() error {
 // starts the clock. The server samples before the barrier, so neither
 // sample delays the first timed message.
 func (c *client) beginTimed() error {
+	verbs.PrefaultMappings()
 	if err := c.ctrl.Barrier(phaseTimed); err != nil {
 		return err
 	}
@@ -151,6 +152,7 @@ func (v *server) measure() error {
 
 // beginTimed samples the CPU, then meets the client: see client.beginTimed.
 func (v *server) beginTimed() error {
+	verbs.PrefaultMappings()
 	var err error
 	if v.cpu0, err = report.SampleCPU(); err != nil {
 		return err

@@ -112,17 +112,31 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	go func() { peerDone <- s.awaitPeerDone() }()
 	cpu0, cpuErr := report.SampleCPU()
 	s.started = time.Now()
+	// A side with nothing to time (the target of READs, WRITEs and
+	// atomics, the receiver of SENDs) tells the peer it is done only once
+	// the peer is: a message on the control connection wakes the peer's
+	// reader and takes the network stack's CPU time at the start of the
+	// peer's timed loop, which in short runs shows in the result.
+	quiet := !s.plan.ping && !s.plan.send
+	done := func() {
+		if err := s.conn.Send(exchange.Sync{Phase: "done"}); err != nil {
+			s.stopAll(true)
+		}
+	}
 	results := s.runWorkers(func(activeErr error) {
 		if activeErr != nil {
 			s.conn.SendError(activeErr)
 			s.stopAll(true)
 			return
 		}
-		if err := s.conn.Send(exchange.Sync{Phase: "done"}); err != nil {
-			s.stopAll(true)
+		if !quiet {
+			done()
 		}
 	})
 	peerErr := <-peerDone
+	if quiet && peerErr == nil && firstError(results) == nil {
+		done()
+	}
 	cpu1, _ := report.SampleCPU()
 	runErr := firstError(results)
 	// A loop stopped because the peer failed or vanished reports why.

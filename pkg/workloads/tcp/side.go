@@ -82,9 +82,10 @@ func (c *client) measure() error {
 	return c.bw()
 }
 
-// beginTimed meets the server after warm-up, then samples the CPU and
-// starts the clock. The server samples before the barrier, so neither
-// sample delays the first timed message.
+// beginTimed makes the program's pages resident (verbs.PrefaultMappings),
+// meets the server after warm-up, then samples the CPU and starts the
+// clock. The server samples before the barrier, so neither sample delays
+// the first timed message.
 func (c *client) beginTimed() error {
 	verbs.PrefaultMappings()
 	if err := c.ctrl.Barrier(phaseTimed); err != nil {

@@ -18,7 +18,9 @@
 # times; the host probe read 0.8-1.5 ms throughout, no slower in the slow
 # intervals, and slower at times when the guest was fast. The host does
 # change speed by itself (scripts/host-speed.sh), but that is not what moves
-# the guest's read_lat between levels.
+# the guest's read_lat between levels. The probe is an integer loop, blind to
+# contention for the host's caches and memory, which would slow QEMU's
+# translated code without slowing it.
 #
 # Diagnostic, not a gate. Needs gcc and the VM of vm/run.sh.
 #

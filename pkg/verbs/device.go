@@ -216,8 +216,8 @@ func (c *Context) GIDTable(port int) ([]GIDEntry, error) {
 		if int(e.port_num) != port {
 			continue
 		}
-		g := GIDEntry{Index: int(e.gid_index), Type: GIDType(e.gid_type)}
-		C.memcpy(unsafe.Pointer(&g.GID[0]), unsafe.Pointer(&e.gid), 16)
+		// union ibv_gid is the 16 raw bytes: a Go copy, not a cgo call per entry.
+		g := GIDEntry{Index: int(e.gid_index), Type: GIDType(e.gid_type), GID: *(*GID)(unsafe.Pointer(&e.gid))}
 		if g.GID.IsZero() {
 			continue
 		}

@@ -18,10 +18,12 @@
 # responder is scheduled as a tasklet, finds the work done.
 # The timelines showed both tools' block medians switching, within one run,
 # between levels about 1.6 times apart (traced: about 35 and 60 us), each
-# lasting from a tenth of a second to seconds. They are the emulated
-# machine's, not the host's (scripts/diag-levels.sh found the host steady
-# while the guest switched); their cause is not known. A short run (-n 1000
-# takes about 30 ms) sits in one level, which is why run p50s are bimodal.
+# lasting from a tenth of a second to seconds. The host's CPU speed does not
+# follow them (scripts/diag-levels.sh: an integer probe on the host stayed
+# steady while the guest switched), but that probe cannot see contention for
+# the host's caches and memory; their cause is not known. A short run
+# (-n 1000 takes about 30 ms) sits in one level, which is why run p50s are
+# bimodal.
 #
 # Diagnostic, not a gate. Tracing slows every iteration: compare classes and
 # tools within one run of the script, not its lengths with untraced runs.

@@ -9,7 +9,8 @@
 # per block, switching within seconds, with no steal counted: the platform
 # under the machine changes speed by itself. Benchmarks run on the host (the
 # TCP baseline) see runs land in either level. The soft-RoCE VM's own levels
-# are not these (scripts/diag-levels.sh).
+# do not follow this loop's (scripts/diag-levels.sh), though an integer loop
+# cannot see contention for the host's caches and memory.
 set -euo pipefail
 
 block=${BLOCK:-100}

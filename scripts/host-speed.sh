@@ -16,12 +16,14 @@ set -euo pipefail
 block=${BLOCK:-100}
 count=${COUNT:-40}
 cpu=${CPU:-0}
-for v in block count; do
-	if ! [[ ${!v} =~ ^[0-9]+$ ]] || ((${!v} == 0)); then
-		echo "host-speed: ${v^^}=${!v}: must be a whole number above 0" >&2
-		exit 2
-	fi
-done
+if ! [[ $block =~ ^[0-9]{1,6}$ ]] || ((block == 0 || block > 100000)); then
+	echo "host-speed: BLOCK=$block: must be a whole number of millions from 1 to 100000" >&2
+	exit 2
+fi
+if ! [[ $count =~ ^[0-9]{1,7}$ ]] || ((count == 0 || count > 1000000)); then
+	echo "host-speed: COUNT=$count: must be a whole number from 1 to 1000000" >&2
+	exit 2
+fi
 if ! [[ $cpu =~ ^[0-9]+$ ]]; then
 	echo "host-speed: CPU=$cpu: must be a CPU number (0 or more)" >&2
 	exit 2

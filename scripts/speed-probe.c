@@ -31,15 +31,24 @@ static unsigned long long steal(void)
 	return v[7];
 }
 
+// whole parses a whole number from min to max, or returns -1.
+static long whole(const char *s, long min, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	return (end == s || *end || v < min || v > max) ? -1 : v;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: speed-probe MILLIONS COUNT [GAP_MS]\n");
+	long millions = argc > 1 ? whole(argv[1], 1, 100000) : -1;
+	long count = argc > 2 ? whole(argv[2], 0, 1000000) : -1;
+	long gap = argc > 3 ? whole(argv[3], 0, 60000) : 0;
+	if (argc < 3 || argc > 4 || millions < 0 || count < 0 || gap < 0) {
+		fprintf(stderr, "usage: speed-probe MILLIONS COUNT [GAP_MS]: MILLIONS 1-100000, COUNT 0-1000000 (0: until killed), GAP_MS 0-60000\n");
 		return 2;
 	}
-	uint64_t n = strtoull(argv[1], NULL, 10) * 1000000ULL;
-	long count = atol(argv[2]);
-	long gap = argc > 3 ? atol(argv[3]) : 0;
+	uint64_t n = (uint64_t)millions * 1000000ULL;
 	struct timespec pause = { gap / 1000, (gap % 1000) * 1000000L };
 	volatile uint64_t x = 0;
 	for (long r = 0; count == 0 || r < count; r++) {

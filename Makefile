@@ -3,8 +3,9 @@
 # `make bench` runs the main job: the RDMA-versus-TCP suite.
 GO ?= go
 BIN := rdma-bench
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+VERSION := $(shell git describe --tags --dirty 2>/dev/null || echo devel)
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: all build deps test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
 

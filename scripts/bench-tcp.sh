@@ -4,7 +4,8 @@
 # against sockperf ping-pong --tcp and qperf tcp_lat (goal: ratio <= 1.00),
 # tcp_bw against iperf3 and qperf tcp_bw (goal: ratio >= 0.95). Every tool
 # runs as a server and a client process. Prints medians and ratios
-# rdma-bench/anchor.
+# rdma-bench/anchor. rdma-bench runs with -e (blocking calls), as the
+# anchors do by default.
 #
 # PIN=CPUS (a taskset list, e.g. PIN=0) runs every server and client on
 # those CPUs. Unpinned, a loopback ping-pong is bimodal on a small VM: the
@@ -33,17 +34,17 @@ pin=()
 # Each function prints one number: p50 latency in us, or bandwidth in Gb/s.
 rb_lat() { # size
 	port=$((port + 3))
-	"${pin[@]}" ./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
+	"${pin[@]}" ./rdma-bench server -p $port 2>/dev/null & pids+=($!)
 	sleep 0.5
-	timeout 120 "${pin[@]}" ./rdma-bench run tcp_lat 127.0.0.1 --tcp-port $((port + 1)) -s "$1" -D "$SECS" -o csv |
+	timeout 120 "${pin[@]}" ./rdma-bench run tcp_lat 127.0.0.1 -p $port -e -s "$1" -D "$SECS" -o csv |
 		awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "lat_p50_us") c = i} NR == 2 {print $c}'
 	wait "${pids[-1]}" 2>/dev/null || true
 }
 rb_bw() {
 	port=$((port + 3))
-	"${pin[@]}" ./rdma-bench server -p $port --tcp-port $((port + 1)) 2>/dev/null & pids+=($!)
+	"${pin[@]}" ./rdma-bench server -p $port 2>/dev/null & pids+=($!)
 	sleep 0.5
-	timeout 120 "${pin[@]}" ./rdma-bench run tcp_bw 127.0.0.1 --tcp-port $((port + 1)) -s 64K -D "$SECS" -o csv |
+	timeout 120 "${pin[@]}" ./rdma-bench run tcp_bw 127.0.0.1 -p $port -e -s 64K -D "$SECS" -o csv |
 		awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "bw_gbps") c = i} NR == 2 {print $c}'
 	wait "${pids[-1]}" 2>/dev/null || true
 }

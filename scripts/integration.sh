@@ -31,7 +31,7 @@ runner="$out/run.sh"
 	echo 'exit $rc'
 } >"$runner"
 chmod +x "$runner"
-go build -o .build/rdma-bench ./cmd/rdma-bench
+make -s BIN=.build/rdma-bench build
 export RDMA_BENCH_BIN="$root/.build/rdma-bench"
 
 log="$out/log"

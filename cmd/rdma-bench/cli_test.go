@@ -149,29 +149,60 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "nosuch", "--loopback"}, `unknown workload "nosuch"`},
 		{[]string{"run", "read_lat", "-c", "UD", "--loopback"}, "read_lat cannot run over UD"},
 		{[]string{"run", "atomic_bw", "-c", "UC", "--loopback"}, "atomic_bw cannot run over UC"},
+		{[]string{"run", "write_lat", "-c", "XRC", "--loopback"}, "choose RC, UC, UD, TCP"},
 		{[]string{"run", "write_lat", "-s", "0", "--loopback"}, `size "0": must be at least 1 byte`},
 		{[]string{"run", "write_lat", "-s", "12Q", "--loopback"}, `size "12Q"`},
 		{[]string{"run", "atomic_lat", "-s", "16", "--loopback"}, "atomic operations move exactly 8 bytes"},
-		{[]string{"run", "write_lat", "-n", "-5", "--loopback"}, "iterations -5"},
+		{[]string{"run", "write_lat", "-n", "0", "--loopback"}, `"0" for "-n, --iters" flag: want a whole number from 1 to`},
+		{[]string{"run", "write_lat", "-n", "-5", "--loopback"}, "want a whole number from 1 to"},
 		{[]string{"run", "write_lat", "-n", "5", "-D", "2", "--loopback"}, "cannot go together"},
-		{[]string{"run", "send_lat", "-c", "UD", "-s", "8K", "--mtu", "1024", "--loopback"}, "must fit in one MTU"},
-		{[]string{"run", "write_lat", "-q", "2", "--loopback"}, "-q, --threads and -l must be 1"},
+		{[]string{"run", "write_lat", "-D", "0", "--loopback"}, "want seconds from 0.001 to 86400"},
+		{[]string{"run", "write_lat", "-D", "1e12", "--loopback"}, "want seconds from 0.001 to 86400"},
+		{[]string{"run", "write_lat", "-D", "NaN", "--loopback"}, "want seconds from 0.001 to 86400"},
+		{[]string{"run", "write_lat", "--warmup", "-5", "--loopback"}, "want a whole number from 0 to"},
+		{[]string{"run", "write_lat", "-q", "2", "--loopback"}, "-q applies to write_bw, read_bw, send_bw, atomic_bw, not write_lat"},
+		{[]string{"run", "write_bw", "-q", "3", "--threads", "2", "--loopback"}, "must divide evenly among the threads"},
 		{[]string{"run", "write_bw", "-Q", "500", "-t", "100", "--loopback"}, "-Q 500"},
-		{[]string{"run", "read_lat", "--bidir", "--loopback"}, "--bidir applies to"},
-		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm`},
-		{[]string{"run", "write_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "cannot write output file"},
+		{[]string{"run", "read_lat", "--bidir", "--loopback"}, "-b applies to"},
+		{[]string{"run", "tcp_lat", "-q", "2", "--loopback"}, "-q applies to"},
+		{[]string{"run", "tcp_bw", "-b", "--loopback"}, "-b applies to"},
+		{[]string{"run", "tcp_lat", "-c", "RC", "--loopback"}, "tcp_lat cannot run over RC"},
+		{[]string{"run", "tcp_lat", "--validate", "--loopback"}, "--validate applies to"},
+		{[]string{"run", "write_lat", "--loopback", "--cpu", "4095"}, "--cpu 4095: cpus 4095..4096 (one per measuring thread) not among"},
+		{[]string{"run", "tcp_lat", "--loopback", "--cpu", "-5"}, "--cpu -5"},
+		{[]string{"run", "write_lat", "--loopback", "--idle-timeout", "0s"}, "--idle-timeout 0s: must be positive"},
+		{[]string{"run", "write_lat", "--loopback", "--report-interval", "1ms"}, "--report-interval 1ms: must be at least 10ms"},
+		{[]string{"run", "write_lat", "--loopback", "--mtu", "1500"}, "--mtu 1500"},
+		{[]string{"run", "write_lat", "--loopback", "-i", "0"}, "-i 0: device port must be 1..255"},
+		{[]string{"run", "write_lat", ""}, `empty host ""`},
+		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, comparison`},
+		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "cannot write output file"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
+		{[]string{"run", "write_lat", "-p", "0", "host"}, "-p 0: the control port must be 1..65535"},
 		{[]string{"server", "--report-interval", "1s"}, "--report-interval belongs on the client"},
-		{[]string{"server", "-a"}, "-a belongs on the client"},
+		{[]string{"server", "-a"}, "--all does not apply to the server"},
+		{[]string{"server", "-n", "0"}, "want a whole number from 1 to"},
+		{[]string{"server", "-n", "10", "-D", "5"}, "cannot go together"},
+		{[]string{"server", "--warmup", "-7"}, "want a whole number from 0 to"},
+		{[]string{"server", "--cpu", "4095"}, "--cpu 4095: cpu 4095 not among"},
+		{[]string{"server", "--idle-timeout", "-5s"}, "--idle-timeout -5s: must be positive"},
+		{[]string{"server", "write_lat", "-q", "2"}, "-q applies to"},
 		{[]string{"suite", "--loopback", "--sizes", "2,12Q"}, `--sizes: size "12Q"`},
-		{[]string{"suite", "--loopback", "-s", "4"}, "--size does not apply"},
+		{[]string{"suite", "--loopback", "-s", "4"}, "--size does not apply to the suite"},
+		{[]string{"suite", ""}, "empty host"},
 		{[]string{"devices", "-o", "yaml"}, `unknown --output "yaml"`},
+		{[]string{"version", "extra"}, `unexpected argument "extra"`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}
+	binary(t) // built once, before the clock starts
 	for _, c := range cases {
+		start := time.Now()
 		r := run(t, 30*time.Second, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "panic") {
 			t.Errorf("rdma-bench %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("rdma-bench %s: took %v to refuse", strings.Join(c.args, " "), d)
 		}
 	}
 }
@@ -179,7 +210,7 @@ func TestBadInput(t *testing.T) {
 func TestConnectRefused(t *testing.T) {
 	port := freePort(t)
 	start := time.Now()
-	r := run(t, 30*time.Second, "run", "write_lat", "127.0.0.1", "-p", port)
+	r := run(t, 30*time.Second, "run", "tcp_lat", "127.0.0.1", "-p", port)
 	want := "connect 127.0.0.1:" + port + ": connection refused"
 	if r.code == 0 || !strings.Contains(r.stderr, want) {
 		t.Fatalf("exit %d, stderr %q; want %q", r.code, r.stderr, want)
@@ -320,5 +351,106 @@ func TestPeerKilledMidRun(t *testing.T) {
 			}
 			t.Logf("client error: %s", strings.TrimSpace(r.stderr))
 		})
+	}
+}
+
+// TestTCPSweepOneShotServer: a sweep of the TCP baseline against a
+// one-shot server runs every size (the server keeps serving while the
+// client announces more), then the server ends, as for RDMA.
+func TestTCPSweepOneShotServer(t *testing.T) {
+	for _, args := range [][]string{
+		{"tcp_lat", "-a", "--sweep-max", "8", "-n", "200"},
+		{"tcp_bw", "-a", "--sweep-min", "1K", "--sweep-max", "4K", "-n", "300", "-e"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			port := freePort(t)
+			srv, buf := startServer(t, port)
+			r := run(t, 90*time.Second, append([]string{"run", args[0], "127.0.0.1", "-p", port, "-o", "json"}, args[1:]...)...)
+			if r.code != 0 {
+				t.Fatalf("client: exit %d: %s", r.code, r.stderr)
+			}
+			var doc savedDoc
+			if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Results) != 3 {
+				t.Fatalf("%d results, want 3 sizes:\n%s", len(doc.Results), r.stdout)
+			}
+			for _, res := range doc.Results {
+				if res.Status != "ok" || res.Cpu.Remote == nil || res.Transport != "TCP" {
+					t.Errorf("%d bytes: status %s, remote cpu %v, transport %s", res.SizeBytes, res.Status, res.Cpu.Remote, res.Transport)
+				}
+			}
+			waitExit(t, srv, 30*time.Second)
+			if n := strings.Count(buf.String(), "served "+args[0]); n != 3 {
+				t.Errorf("the server logged %d runs, want 3:\n%s", n, buf.String())
+			}
+		})
+	}
+}
+
+// TestPersistentServerServesAndLogsEveryWorkload: one persistent server
+// serves RDMA and TCP clients on one port and logs each run.
+func TestPersistentServerServesAndLogsEveryWorkload(t *testing.T) {
+	testenv.Device(t)
+	port := freePort(t)
+	_, buf := startServer(t, port, "--persistent")
+	for _, w := range []string{"write_lat", "tcp_lat", "send_bw", "tcp_bw"} {
+		r := run(t, 90*time.Second, "run", w, "127.0.0.1", "-p", port, "-n", "200", "-s", "1K")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", w, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("%s: no table:\n%s", w, r.stdout)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, w := range []string{"write_lat", "tcp_lat", "send_bw", "tcp_bw"} {
+		if !strings.Contains(buf.String(), "served "+w+" 1024 bytes") {
+			t.Errorf("the server did not log its %s run:\n%s", w, buf.String())
+		}
+	}
+}
+
+// waitExit waits for a one-shot server to end, successfully.
+func waitExit(t *testing.T, srv *exec.Cmd, limit time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("server: %v", err)
+		}
+	case <-time.After(limit):
+		t.Fatal("server did not exit after its one run")
+	}
+}
+
+// TestVersion: the version and commit a binary reports, from the
+// Makefile's flags or, for a plain go build, the module's build
+// information; never a placeholder.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		r := run(t, 10*time.Second, args...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "rdma-bench ") || !strings.Contains(r.stdout, "(commit ") ||
+			strings.Contains(r.stdout, "commit -)") {
+			t.Errorf("%v: exit %d, %q", args, r.code, r.stdout)
+		}
+	}
+	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
+		return // building takes long under emulation; the host run covers it
+	}
+	if err := exec.Command("git", "rev-parse", "HEAD").Run(); err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "rdma-bench")
+	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	head, _ := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil || !strings.Contains(string(out), "(commit "+strings.TrimSpace(string(head))) || strings.Contains(string(out), " devel ") {
+		t.Errorf("a plain go build reports %q (%v), want the module version and commit %s", out, err, head)
 	}
 }

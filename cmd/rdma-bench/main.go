@@ -13,7 +13,18 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
+
+// comparisonEncoder names the suite's output: every RDMA result beside its
+// TCP baseline, paired by the workload table.
+const comparisonEncoder = "comparison"
+
+func init() {
+	report.Register(comparisonEncoder, report.Comparison{Baseline: workloads.Baseline})
+}
 
 // command is one subcommand: it parses its own flags and returns an error;
 // only main prints errors and chooses the exit code.
@@ -49,10 +60,14 @@ func usage() {
 	for _, n := range names {
 		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(os.Stderr, "\nrun 'rdma-bench COMMAND --help' for a command's flags\n")
+	fmt.Fprintf(os.Stderr, "\nrun 'rdma-bench COMMAND --help' for a command's flags; 'rdma-bench --version' for the version\n")
 }
 
 func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-V") {
+		fmt.Println(buildVersion())
+		return
+	}
 	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
 		usage()
 		if len(os.Args) < 2 {

@@ -1,19 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
-
-// version is set at build time: -ldflags "-X main.version=...".
-var version = "dev"
 
 // outputFlags choose how results are written.
 type outputFlags struct {
@@ -22,87 +19,117 @@ type outputFlags struct {
 	save    bool
 	results string
 	enc     report.Encoder
-	out     io.WriteCloser
+	out     *report.AtomicFile // nil: standard output
 }
 
-func addOutputFlags(fs *pflag.FlagSet, o *outputFlags) {
-	fs.StringVarP(&o.format, "output", "o", report.DefaultEncoder, "output format: table, json, csv or hgrm")
-	fs.StringVar(&o.file, "output-file", "", "write the output to this file instead of standard output")
+func addOutputFlags(fs *pflag.FlagSet, o *outputFlags, defaultFormat string) {
+	fs.StringVarP(&o.format, "output", "o", defaultFormat, "output format: "+formatList())
+	fs.StringVar(&o.file, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
 	fs.BoolVar(&o.save, "save", false, "also save the JSON document under --results-dir")
 	fs.StringVar(&o.results, "results-dir", "results", "where --save writes")
 }
 
-// open checks the format and opens the output before anything runs, so a
-// bad name or an unwritable file fails early.
-func (o *outputFlags) open() error {
+func formatList() string {
+	s := ""
+	for i, n := range report.Encoders() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// check checks the format, before anything else.
+func (o *outputFlags) check() error {
 	enc, err := report.NewEncoder(o.format)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	o.enc = enc
-	if o.file == "" {
-		o.out = nopWriteCloser{os.Stdout}
-		return nil
-	}
-	if o.out, err = report.OpenOutput(o.file); err != nil {
-		return usageError("--output-file: %v", err)
+	return nil
+}
+
+// open starts the output file before anything runs, so that an
+// unwritable file fails early.
+func (o *outputFlags) open() error {
+	var err error
+	if o.file != "" && o.file != "-" {
+		if o.out, err = report.CreateAtomic(o.file); err != nil {
+			return usageError("--output-file: %v", err)
+		}
 	}
 	return nil
 }
 
-// write encodes the document with enc, saves it when asked, and closes
-// the output.
-func (o *outputFlags) write(doc *report.Document, enc func(io.Writer, *report.Document) error) error {
-	err := enc(o.out, doc)
-	if cerr := o.out.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("closing %s: %w", o.file, cerr)
+// finish writes what was measured: the JSON document first (--save), so
+// that no failure of an output format can lose the measurements, then the
+// chosen format. A format that fails, even by a bug that panics, leaves the
+// document saved: under --results-dir when --save was not given.
+func (o *outputFlags) finish(doc *report.Document) error {
+	if len(doc.Results) == 0 {
+		if o.out != nil {
+			o.out.Abort()
+		}
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("writing results: %w", err)
-	}
+	saved := ""
+	var errs []error
 	if o.save {
 		path, err := report.SaveJSON(o.results, doc)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+		} else {
+			saved = path
+			fmt.Fprintf(os.Stderr, "saved %s\n", path)
 		}
-		fmt.Fprintf(os.Stderr, "saved %s\n", path)
+	}
+	var buf bytes.Buffer
+	if err := encodeSafely(o.enc, &buf, doc); err != nil {
+		if saved == "" {
+			if path, serr := report.SaveJSON(o.results, doc); serr == nil {
+				err = fmt.Errorf("%w; the measurements are saved in %s", err, path)
+			}
+		}
+		errs = append(errs, err)
+		if o.out != nil {
+			o.out.Abort()
+		}
+		return errors.Join(errs...)
+	}
+	if o.out == nil {
+		_, err := os.Stdout.Write(buf.Bytes())
+		return errors.Join(append(errs, err)...)
+	}
+	if _, err := o.out.Write(buf.Bytes()); err != nil {
+		o.out.Abort()
+		return errors.Join(append(errs, fmt.Errorf("writing %s: %w", o.file, err))...)
+	}
+	return errors.Join(append(errs, o.out.Commit())...)
+}
+
+// encodeSafely runs an encoder, turning a panic into an error.
+func encodeSafely(enc report.Encoder, buf *bytes.Buffer, doc *report.Document) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("writing the output failed (a bug: %v)", r)
+		}
+	}()
+	if err := enc.Encode(buf, doc); err != nil {
+		return fmt.Errorf("writing the output: %w", err)
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newDocument starts the report of one invocation.
 func newDocument() *report.Document {
 	host, _ := report.CollectHost()
+	v := buildVersion()
 	return &report.Document{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "rdma-bench", Version: version, Commit: commit()},
+		Tool:          report.Tool{Name: "rdma-bench", Version: v.version, Commit: v.commit},
 		Host:          host,
 		StartedAt:     time.Now().UTC(),
 		Args:          os.Args,
 	}
-}
-
-// commit is the VCS revision the binary was built from, if recorded.
-func commit() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if dirty && rev != "" {
-		rev += "-dirty"
-	}
-	return rev
 }

@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
+	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -26,106 +25,68 @@ func runRun(ctx context.Context, args []string) error {
 	var b benchFlags
 	var o outputFlags
 	addBenchFlags(fs, &b)
-	addOutputFlags(fs, &o)
+	addOutputFlags(fs, &o, report.DefaultEncoder)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, runUsage, allWorkloads())
+		fmt.Fprintf(os.Stderr, runUsage, strings.Join(workloads.Names(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := b.setClock(); err != nil {
+	if err := b.check(); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return usageError("name a workload: %s", allWorkloads())
+	if err := o.check(); err != nil {
+		return err
 	}
-	name, host := fs.Arg(0), ""
-	switch {
-	case fs.NArg() > 2:
-		return usageError("unexpected argument %q", fs.Arg(2))
-	case *loopback && fs.NArg() == 2:
-		return usageError("--loopback runs both sides here: drop the host %q", fs.Arg(1))
-	case !*loopback && fs.NArg() < 2:
-		return usageError("name the server's host, or use --loopback")
-	case fs.NArg() == 2:
-		host = fs.Arg(1)
+	at, name, err := runTarget(fs.Args(), *loopback)
+	if err != nil {
+		return err
 	}
-	if _, err := workloads.Lookup(name); err != nil && !isTCP(name) {
-		return usageError("unknown workload %q: choose one of %s", name, allWorkloads())
+	w, err := workloads.Lookup(name)
+	if err != nil {
+		return usageError("%v", err)
 	}
 	sizes, err := b.sizes()
 	if err != nil {
 		return err
 	}
-	if _, err := b.duration(); err != nil {
-		return err
+	spec := b.spec
+	spec.Workload = w.Name
+	specs := []workloads.Spec{spec}
+	if sizes != nil {
+		specs = specs[:0]
+		for _, s := range sizes {
+			spec.Size = s
+			specs = append(specs, spec)
+		}
 	}
-	var points []point
-	for i, s := range sizes {
-		points = append(points, point{workload: name, size: s, more: i+1 < len(sizes)})
-	}
-	doc, err := start(&b, &o, points, !isTCP(name))
+	pts, err := b.resolve(specs, at, sizes != nil)
 	if err != nil {
 		return err
 	}
-	return measureAll(ctx, &b, &o, doc, points, host, func(w io.Writer, d *report.Document) error { return o.enc.Encode(w, d) })
+	return runPoints(ctx, &b, &o, pts, at)
 }
 
-// start checks every point before anything is created or connected,
-// opens the output, and begins the document. Live figures
-// (--report-interval) go to stderr.
-func start(b *benchFlags, o *outputFlags, points []point, rdma bool) (*report.Document, error) {
-	b.cfg.Progress = os.Stderr
-	for _, p := range points {
-		if err := b.check(p); err != nil {
-			return nil, err
+// runTarget reads WORKLOAD and HOST (or --loopback) from the arguments.
+func runTarget(args []string, loopback bool) (target, string, error) {
+	switch {
+	case len(args) == 0:
+		return target{}, "", usageError("name a workload: %s", strings.Join(workloads.Names(), ", "))
+	case len(args) > 2:
+		return target{}, "", usageError("unexpected argument %q", args[2])
+	case loopback && len(args) == 2:
+		return target{}, "", usageError("--loopback runs both sides here: drop the host %q", args[1])
+	case !loopback && len(args) < 2:
+		return target{}, "", usageError("name the server's host, or use --loopback")
+	}
+	at := target{loopback: loopback}
+	if !loopback {
+		at.host = strings.TrimSuffix(strings.TrimPrefix(args[1], "["), "]")
+		if at.host == "" {
+			return target{}, "", usageError("empty host %q: name the server's host or address, or use --loopback", args[1])
 		}
 	}
-	if err := o.open(); err != nil {
-		return nil, err
-	}
-	doc := newDocument()
-	if rdma {
-		if dev, err := workloads.DescribeDevice(b.cfg); err == nil {
-			doc.Device = dev
-		}
-	}
-	return doc, nil
-}
-
-// measureAll runs every point in order, reporting progress, and writes
-// what was measured even when a point failed or Ctrl-C interrupted.
-func measureAll(ctx context.Context, b *benchFlags, o *outputFlags, doc *report.Document, points []point, host string, enc func(io.Writer, *report.Document) error) error {
-	var runErr error
-	for i, p := range points {
-		res, err := b.measure(ctx, p, host)
-		if res != nil {
-			doc.Results = append(doc.Results, res)
-		}
-		if err != nil {
-			size := p.size
-			if res != nil {
-				size = res.SizeBytes
-			}
-			if size > 0 {
-				runErr = fmt.Errorf("%s %d bytes: %w", p.workload, size, err)
-			} else {
-				runErr = fmt.Errorf("%s: %w", p.workload, err)
-			}
-			break
-		}
-		if len(points) > 1 {
-			fmt.Fprintf(os.Stderr, "[%d/%d] %s %d bytes done\n", i+1, len(points), p.workload, p.size)
-		}
-	}
-	if len(doc.Results) == 0 {
-		o.out.Close()
-		return runErr
-	}
-	if err := o.write(doc, enc); err != nil {
-		return errors.Join(runErr, err)
-	}
-	return runErr
+	return at, args[0], nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func TestEncodeWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append([]byte{'R', 'D', 'M', 'B', 0, 1, 3, 0, 0, 0, 0, 14}, `{"phase":"go"}`...)
+	want := append([]byte{'R', 'D', 'M', 'B', 0, ProtocolVersion, 3, 0, 0, 0, 0, 14}, `{"phase":"go"}`...)
 	if !bytes.Equal(b, want) {
 		t.Fatalf("got %q, want %q", b, want)
 	}
@@ -125,20 +126,20 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"bad magic", []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ErrBadMagic,
 			[]string{`peer is not rdma-bench: bad magic 0x47455420 "GET "`}},
-		{"bad magic binary", rawFrame("\x00\xff\x01\x02", 1, 3, 0, 0, ""), ErrBadMagic, []string{"0x00ff0102"}},
-		{"other version", rawFrame(Magic, 2, 1, 0, 2, "{}"), ErrVersionMismatch,
-			[]string{"protocol version mismatch: we speak 1, peer speaks 2"}},
+		{"bad magic binary", rawFrame("\x00\xff\x01\x02", ProtocolVersion, 3, 0, 0, ""), ErrBadMagic, []string{"0x00ff0102"}},
+		{"other version", rawFrame(Magic, ProtocolVersion+1, 1, 0, 2, "{}"), ErrVersionMismatch,
+			[]string{fmt.Sprintf("protocol version mismatch: we speak %d, peer speaks %d", ProtocolVersion, ProtocolVersion+1)}},
 		{"version zero", rawFrame(Magic, 0, 1, 0, 2, "{}"), ErrVersionMismatch, []string{"peer speaks 0"}},
-		{"nonzero flags", rawFrame(Magic, 1, 3, 0x80, 2, "{}"), ErrBadFlags, []string{"unsupported frame flags: 0x80"}},
+		{"nonzero flags", rawFrame(Magic, ProtocolVersion, 3, 0x80, 2, "{}"), ErrBadFlags, []string{"unsupported frame flags: 0x80"}},
 		{"empty", nil, ErrTruncated, []string{"empty input"}},
 		{"truncated header", valid[:5], ErrTruncated, []string{"truncated frame", "5 of 12 header bytes"}},
 		{"truncated payload", valid[:len(valid)-3], ErrTruncated, []string{"10 of 13 sync payload bytes"}},
 		{"header only", valid[:HeaderSize], ErrTruncated, []string{"0 of 13 sync payload bytes"}},
-		{"oversized", rawFrame(Magic, 1, 4, 0, MaxPayload+1, ""), ErrTooLarge,
+		{"oversized", rawFrame(Magic, ProtocolVersion, 4, 0, MaxPayload+1, ""), ErrTooLarge,
 			[]string{"payload too large: 1048577 bytes, limit 1048576"}},
-		{"huge length", rawFrame(Magic, 1, 4, 0, 0xffffffff, "{}"), ErrTooLarge, []string{"4294967295 bytes"}},
-		{"unknown type 0", rawFrame(Magic, 1, 0, 0, 2, "{}"), ErrUnknownType, []string{"unknown message type 0"}},
-		{"unknown type 9", rawFrame(Magic, 1, 9, 0, 2, "{}"), ErrUnknownType, []string{"unknown message type 9"}},
+		{"huge length", rawFrame(Magic, ProtocolVersion, 4, 0, 0xffffffff, "{}"), ErrTooLarge, []string{"4294967295 bytes"}},
+		{"unknown type 0", rawFrame(Magic, ProtocolVersion, 0, 0, 2, "{}"), ErrUnknownType, []string{"unknown message type 0"}},
+		{"unknown type 9", rawFrame(Magic, ProtocolVersion, 9, 0, 2, "{}"), ErrUnknownType, []string{"unknown message type 9"}},
 		{"malformed json", frameOf(MsgHello, `{"role":`), ErrMalformed, []string{"malformed hello"}},
 		{"wrong json type", frameOf(MsgHello, `{"role":1}`), ErrMalformed, []string{"malformed hello"}},
 		{"unknown field", frameOf(MsgSync, `{"phase":"a","extra":1}`), ErrMalformed,
@@ -185,10 +186,10 @@ func TestDecodeErrors(t *testing.T) {
 func TestDecodeTypedErrors(t *testing.T) {
 	_, err := Decode(rawFrame(Magic, 7, 1, 0, 2, "{}"))
 	var ve *VersionError
-	if !errors.As(err, &ve) || ve.Local != 1 || ve.Peer != 7 {
-		t.Fatalf("got %v, want *VersionError{1, 7}", err)
+	if !errors.As(err, &ve) || ve.Local != ProtocolVersion || ve.Peer != 7 {
+		t.Fatalf("got %v, want *VersionError{ProtocolVersion, 7}", err)
 	}
-	_, err = Decode(rawFrame(Magic, 1, 1, 0, MaxPayload+5, ""))
+	_, err = Decode(rawFrame(Magic, ProtocolVersion, 1, 0, MaxPayload+5, ""))
 	var te *TooLargeError
 	if !errors.As(err, &te) || te.Size != MaxPayload+5 || te.Limit != MaxPayload {
 		t.Fatalf("got %v, want *TooLargeError", err)
@@ -201,7 +202,7 @@ func TestDecodeTypedErrors(t *testing.T) {
 }
 
 func TestOversizedNotAllocated(t *testing.T) {
-	in := rawFrame(Magic, 1, 4, 0, 0xffffffff, "")
+	in := rawFrame(Magic, ProtocolVersion, 4, 0, 0xffffffff, "")
 	allocs := testing.AllocsPerRun(10, func() { _, _ = Decode(in) })
 	if allocs > 20 {
 		t.Fatalf("%v allocations decoding an oversized header", allocs)

@@ -113,12 +113,12 @@ func TestSession(t *testing.T) {
 	figures := json.RawMessage(`{"lat_us":1.25}`)
 
 	srv := async(func() error {
-		peer, err := server.Handshake(RoleServer, serverParams)
+		peer, err := server.Handshake(RoleServer, serverParams, true)
 		if err != nil {
 			return err
 		}
-		if !reflect.DeepEqual(peer, params) {
-			return fmt.Errorf("server got params %v", peer)
+		if !reflect.DeepEqual(peer.Params, params) || !peer.More {
+			return fmt.Errorf("server got params %v, more %t", peer.Params, peer.More)
 		}
 		got, err := server.ExchangeEndpoints(serverEP)
 		if err != nil {
@@ -134,12 +134,12 @@ func TestSession(t *testing.T) {
 		return server.Send(Result{Payload: figures})
 	})
 	client.SetTimeout(100 * time.Millisecond)
-	peer, err := client.Handshake(RoleClient, params)
+	peer, err := client.Handshake(RoleClient, params, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(peer, serverParams) {
-		t.Fatalf("client got params %v", peer)
+	if !reflect.DeepEqual(peer.Params, serverParams) || peer.More {
+		t.Fatalf("client got params %v, more %t (a server never sends more)", peer.Params, peer.More)
 	}
 	got, err := client.ExchangeEndpoints(clientEP)
 	if err != nil {
@@ -167,10 +167,10 @@ func TestParamMismatchBothSides(t *testing.T) {
 	t.Parallel()
 	client, server := pair(t)
 	srv := async(func() error {
-		_, err := server.Handshake(RoleServer, map[string]string{"workload": "read_lat", "size": "4096", "iterations": "1000"})
+		_, err := server.Handshake(RoleServer, map[string]string{"workload": "read_lat", "size": "4096", "iterations": "1000"}, false)
 		return err
 	})
-	_, cerr := client.Handshake(RoleClient, params)
+	_, cerr := client.Handshake(RoleClient, params, false)
 	serr := <-srv
 	contains(t, cerr, "parameter mismatch: size: local 64, peer 4096; workload: local write_lat, peer read_lat")
 	contains(t, serr, "parameter mismatch: size: local 4096, peer 64; workload: local read_lat, peer write_lat")
@@ -187,29 +187,29 @@ func TestParamMismatchBothSides(t *testing.T) {
 func TestVersionMismatch(t *testing.T) {
 	t.Parallel()
 	client, server := pair(t)
-	client.version = 2 // a future client
+	client.version = ProtocolVersion + 1 // a future client
 	srv := async(func() error {
-		_, err := server.Handshake(RoleServer, params)
+		_, err := server.Handshake(RoleServer, params, false)
 		server.Close()
 		return err
 	})
 	start := time.Now()
-	_, cerr := client.Handshake(RoleClient, params)
+	_, cerr := client.Handshake(RoleClient, params, false)
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("took %v", d)
 	}
-	contains(t, cerr, "protocol version mismatch: we speak 2, peer speaks 1")
+	contains(t, cerr, fmt.Sprintf("protocol version mismatch: we speak %d, peer speaks %d", ProtocolVersion+1, ProtocolVersion))
 	client.Close()
 	serr := <-srv
-	contains(t, serr, "protocol version mismatch: we speak 1, peer speaks 2")
+	contains(t, serr, fmt.Sprintf("protocol version mismatch: we speak %d, peer speaks %d", ProtocolVersion, ProtocolVersion+1))
 	var ve *VersionError
-	if !errors.As(cerr, &ve) || ve.Local != 2 || ve.Peer != 1 || !errors.Is(serr, ErrVersionMismatch) {
+	if !errors.As(cerr, &ve) || ve.Local != ProtocolVersion+1 || ve.Peer != ProtocolVersion || !errors.Is(serr, ErrVersionMismatch) {
 		t.Fatalf("errors %v, %v", cerr, serr)
 	}
 }
 
 // TestVersionMismatchReply checks the server's answer to another version
-// byte by byte: an Error frame in version 1 naming both versions.
+// byte by byte: an Error frame in its own version naming both versions.
 func TestVersionMismatchReply(t *testing.T) {
 	t.Parallel()
 	l := listen(t)
@@ -219,7 +219,7 @@ func TestVersionMismatchReply(t *testing.T) {
 			return err
 		}
 		defer s.Close()
-		_, err = s.Handshake(RoleServer, params)
+		_, err = s.Handshake(RoleServer, params, false)
 		return err
 	})
 	nc, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", fmt.Sprint(l.Port())))
@@ -228,17 +228,17 @@ func TestVersionMismatchReply(t *testing.T) {
 	}
 	defer nc.Close()
 	payload := `{"role":"client","params":{},"new_v2_field":true}`
-	nc.Write(rawFrame(Magic, 2, uint8(MsgHello), 0, uint32(len(payload)), payload))
+	nc.Write(rawFrame(Magic, ProtocolVersion+1, uint8(MsgHello), 0, uint32(len(payload)), payload))
 	nc.SetReadDeadline(time.Now().Add(2 * time.Second))
 	m, err := ReadMessage(nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, ok := m.(Error); !ok || e.Message != "protocol version mismatch: we speak 1, peer speaks 2" {
+	if e, ok := m.(Error); !ok || e.Message != fmt.Sprintf("protocol version mismatch: we speak %d, peer speaks %d", ProtocolVersion, ProtocolVersion+1) {
 		t.Fatalf("server replied %#v", m)
 	}
 	nc.Close()
-	contains(t, <-srv, "we speak 1, peer speaks 2")
+	contains(t, <-srv, fmt.Sprintf("we speak %d, peer speaks %d", ProtocolVersion, ProtocolVersion+1))
 }
 
 func TestGarbagePeer(t *testing.T) {
@@ -258,7 +258,7 @@ func TestGarbagePeer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Handshake(RoleServer, params)
+		_, err = s.Handshake(RoleServer, params, false)
 		s.Close()
 		contains(t, err, "waiting for hello from 127.0.0.1:", `peer is not rdma-bench: bad magic 0x47455420 "GET "`)
 		if !errors.Is(err, ErrBadMagic) {
@@ -272,7 +272,7 @@ func TestGarbagePeer(t *testing.T) {
 			io.Copy(io.Discard, nc)
 		})
 		c := dial(t, port)
-		_, err := c.Handshake(RoleClient, params)
+		_, err := c.Handshake(RoleClient, params, false)
 		contains(t, err, "waiting for hello", "peer is not rdma-bench")
 	})
 	t.Run("server sends invalid endpoints", func(t *testing.T) {
@@ -322,7 +322,7 @@ func TestSilentPeer(t *testing.T) {
 		c := dial(t, port)
 		c.SetTimeout(timeout)
 		start := time.Now()
-		_, err := c.Handshake(RoleClient, params)
+		_, err := c.Handshake(RoleClient, params, false)
 		check(t, err, start)
 	})
 	t.Run("server stops mid-frame", func(t *testing.T) {
@@ -335,7 +335,7 @@ func TestSilentPeer(t *testing.T) {
 		c := dial(t, port)
 		c.SetTimeout(timeout)
 		start := time.Now()
-		_, err := c.Handshake(RoleClient, params)
+		_, err := c.Handshake(RoleClient, params, false)
 		check(t, err, start)
 	})
 	t.Run("client never speaks", func(t *testing.T) {
@@ -353,7 +353,7 @@ func TestSilentPeer(t *testing.T) {
 		defer s.Close()
 		s.SetTimeout(timeout)
 		start := time.Now()
-		_, err = s.Handshake(RoleServer, params)
+		_, err = s.Handshake(RoleServer, params, false)
 		check(t, err, start)
 	})
 }
@@ -379,7 +379,7 @@ func TestPeerClosesMidFrame(t *testing.T) {
 				nc.Write(tt.sent)
 			})
 			c := dial(t, port)
-			_, err := c.Handshake(RoleClient, params)
+			_, err := c.Handshake(RoleClient, params, false)
 			if !errors.Is(err, tt.is) {
 				t.Fatalf("%v is not %v", err, tt.is)
 			}
@@ -415,11 +415,11 @@ func TestBarrierMismatch(t *testing.T) {
 func TestRoleMismatch(t *testing.T) {
 	t.Parallel()
 	client, server := pair(t)
-	srv := async(func() error { _, err := server.Handshake(RoleClient, nil); return err })
-	_, err := client.Handshake(RoleClient, nil)
+	srv := async(func() error { _, err := server.Handshake(RoleClient, nil, false); return err })
+	_, err := client.Handshake(RoleClient, nil, false)
 	contains(t, err, "role mismatch", "is a client, expected a server")
 	<-srv
-	if _, err := client.Handshake("boss", nil); err == nil {
+	if _, err := client.Handshake("boss", nil, false); err == nil {
 		t.Fatal("role boss accepted")
 	}
 }

@@ -45,7 +45,7 @@ const (
 
 	// ProtocolVersion is the version of the wire format this package
 	// speaks, carried in every frame header.
-	ProtocolVersion = 1
+	ProtocolVersion = 2
 
 	// Magic is the first four bytes of every frame.
 	Magic = "RDMB"

@@ -12,15 +12,21 @@ const MaxQPs = 1024
 
 const max24 = 1 << 24
 
-// Endpoints describes the sender's queue pairs, one Endpoint each.
+// Endpoints describes what the peer needs to connect to the sender: its
+// queue pairs, one Endpoint each (RDMA workloads), or the port of its data
+// listener (the TCP baseline's server).
 type Endpoints struct {
-	QPs []Endpoint `json:"qps"`
+	QPs      []Endpoint `json:"qps"`
+	DataPort int        `json:"data_port,omitempty"`
 }
 
 // Type returns MsgEndpoints.
 func (Endpoints) Type() MsgType { return MsgEndpoints }
 
 func (m Endpoints) validate() error {
+	if m.DataPort < 0 || m.DataPort > 65535 {
+		return fmt.Errorf("data port %d out of range 0-65535", m.DataPort)
+	}
 	if len(m.QPs) > MaxQPs {
 		return fmt.Errorf("%d queue pairs exceeds the limit of %d", len(m.QPs), MaxQPs)
 	}

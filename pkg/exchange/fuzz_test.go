@@ -19,7 +19,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(frameOf(MsgResult, `{"payload": [1, 2, {"a": "<"}] }`))
 	f.Add(frameOf(MsgHello, `{"ROLE":"client","params":{"a":"\u00e9","a":"x"}}`))
 	f.Add(frameOf(MsgEndpoints, `{"qps":[{"qpn":1,"gid":"::ffff:10.0.0.1","mtu":2048}]}`))
-	f.Add(rawFrame(Magic, 2, 1, 0, 2, "{}"))
+	f.Add(rawFrame(Magic, ProtocolVersion+1, 1, 0, 2, "{}"))
 	f.Add([]byte("GET / HTTP/1.1\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := Decode(b)

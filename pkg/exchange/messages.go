@@ -53,6 +53,9 @@ type Hello struct {
 	// "size", "iterations", "duration", "tx_depth", "mtu", "qps", ...);
 	// see CheckParams.
 	Params map[string]string `json:"params"`
+	// More, from a client, says another run follows this one (the next
+	// size of a sweep), so a one-shot server keeps serving.
+	More bool `json:"more,omitempty"`
 }
 
 // Type returns MsgHello.

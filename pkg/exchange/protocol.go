@@ -14,7 +14,8 @@ const maxErrorMessage = 64 << 10
 
 // Handshake exchanges Hello messages: the client sends first, the server
 // replies. role is RoleClient or RoleServer and decides who sends first in
-// this and later exchanges. Both sides then run CheckParams on their own
+// this and later exchanges; more (the client's) tells a one-shot server
+// that another run follows this one. It returns the peer's Hello. Both sides then run CheckParams on their own
 // params and the peer's, so each reports every mismatch from its own point
 // of view ("parameter mismatch: size: local 64, peer 4096").
 //
@@ -23,7 +24,7 @@ const maxErrorMessage = 64 << 10
 // server receiving another protocol version answers with an Error frame in
 // its own version, so that the client can report both versions. The
 // caller should Close the Conn after an error.
-func (c *Conn) Handshake(role string, params map[string]string) (peerParams map[string]string, err error) {
+func (c *Conn) Handshake(role string, params map[string]string, more bool) (Hello, error) {
 	var peerRole string
 	switch role {
 	case RoleClient:
@@ -31,31 +32,31 @@ func (c *Conn) Handshake(role string, params map[string]string) (peerParams map[
 	case RoleServer:
 		peerRole = RoleClient
 	default:
-		return nil, fmt.Errorf("handshake: role %q is neither %s nor %s", role, RoleClient, RoleServer)
+		return Hello{}, fmt.Errorf("handshake: role %q is neither %s nor %s", role, RoleClient, RoleServer)
 	}
 	c.role = role
-	hello := Hello{Role: role, Params: params}
+	hello := Hello{Role: role, Params: params, More: more && role == RoleClient}
 	var peer Hello
 	if role == RoleClient {
 		if err := c.Send(hello); err != nil {
-			return nil, c.fail(err)
+			return Hello{}, c.fail(err)
 		}
 	}
 	if err := c.Recv(MsgHello, &peer); err != nil {
-		return nil, c.fail(err)
+		return Hello{}, c.fail(err)
 	}
 	if peer.Role != peerRole {
-		return nil, c.fail(fmt.Errorf("%w: peer %s is a %s, expected a %s", ErrRole, c.peer, peer.Role, peerRole))
+		return Hello{}, c.fail(fmt.Errorf("%w: peer %s is a %s, expected a %s", ErrRole, c.peer, peer.Role, peerRole))
 	}
 	if role == RoleServer {
 		if err := c.Send(hello); err != nil {
-			return nil, c.fail(err)
+			return Hello{}, c.fail(err)
 		}
 	}
 	if err := CheckParams(params, peer.Params); err != nil {
-		return nil, c.fail(err)
+		return Hello{}, c.fail(err)
 	}
-	return peer.Params, nil
+	return peer, nil
 }
 
 // ExchangeEndpoints sends local and returns the peer's Endpoints; the

@@ -3,66 +3,98 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// TCPCounterpart names the TCP baseline of a workload's kind.
-func TCPCounterpart(k Kind) string {
-	if k == Latency {
-		return "tcp_lat"
-	}
-	return "tcp_bw"
+// Comparison is the encoder of `rdma-bench suite`: every result of a
+// document next to its baseline of the same size and completion mode
+// (RDMA against TCP), latency percentiles, bandwidth and CPU cost, with
+// the ratio of each figure to the baseline's. Baseline names the workload
+// a result is compared with (false: it is a baseline itself, or has
+// none); the caller supplies it from its workload table, this package
+// knows no workload names.
+type Comparison struct {
+	Baseline func(workload string) (string, bool)
 }
 
-// WriteComparison prints every RDMA result of doc next to the TCP result
-// of the same kind and size: latency percentiles, bandwidth and CPU cost,
-// with the ratio RDMA/TCP. It is the table of `rdma-bench suite`.
-func WriteComparison(w io.Writer, doc *Document) error {
+// Encode implements [Encoder].
+func (c Comparison) Encode(w io.Writer, doc *Document) error {
 	if doc == nil {
 		return errNilDocument
 	}
+	if c.Baseline == nil {
+		return fmt.Errorf("writing comparison: no baseline pairing")
+	}
 	ew := &errWriter{w: w}
 	writeTableHeader(ew, doc)
-	tcp := map[string]*Result{}
-	for _, r := range doc.Results {
-		if r.Transport == "TCP" {
-			tcp[r.Workload+"/"+strconv.Itoa(r.SizeBytes)] = r
-		}
+	results := validResults(doc)
+	key := func(workload string, r *Result) string {
+		return workload + "/" + strconv.Itoa(r.SizeBytes) + "/" + r.Completion
+	}
+	byKey := map[string]*Result{}
+	for _, r := range results {
+		byKey[key(r.Workload, r)] = r
 	}
 	var lat, bw [][]string
-	for _, r := range doc.Results {
-		if r.Transport == "TCP" {
+	var notes []string
+	for _, r := range results {
+		name, ok := c.Baseline(r.Workload)
+		if !ok {
 			continue
 		}
-		base := tcp[TCPCounterpart(r.Kind)+"/"+strconv.Itoa(r.SizeBytes)]
-		if r.Kind == Latency {
+		base := byKey[key(name, r)]
+		if isLatency(r) {
 			lat = append(lat, latencyComparison(r, base))
 		} else {
 			bw = append(bw, bandwidthComparison(r, base))
 		}
+		for _, x := range []*Result{r, base} {
+			if x != nil && x.Status != "" && x.Status != StatusOK {
+				notes = append(notes, fmt.Sprintf("%s %d bytes: %s: %s", x.Workload, x.SizeBytes, x.Status, x.Reason))
+			}
+		}
 	}
+	ew.printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
 	if len(lat) > 0 {
-		ew.printf("\nlatency: RDMA against TCP (tcp_lat), half round trip for write/send, full for read\n")
+		ew.printf("\nlatency: half the round trip for write, send and TCP; the full round trip for read and atomics\n")
 		if err := renderComparison(ew, []any{"#bytes", "workload", "p50[usec]", "p99[usec]", "p99.9[usec]",
-			"tcp p50[usec]", "tcp p99[usec]", "p50 ratio rdma/tcp", "cpu/op[usec]", "tcp cpu/op[usec]"}, lat); err != nil {
+			"baseline", "base p50[usec]", "base p99[usec]", "p50 ratio", "cpu/op[usec]", "base cpu/op[usec]"}, lat); err != nil {
 			return err
 		}
 	}
 	if len(bw) > 0 {
-		ew.printf("\nbandwidth: RDMA against TCP (tcp_bw); cpu/GB adds both sides' process CPU\n")
-		if err := renderComparison(ew, []any{"#bytes", "workload", "BW[Gb/s]", "MsgRate[Mpps]", "tcp BW[Gb/s]",
-			"BW ratio rdma/tcp", "cpu/GB[s]", "tcp cpu/GB[s]", "cpu/GB ratio rdma/tcp"}, bw); err != nil {
+		ew.printf("\nbandwidth: cpu/GB adds both sides' process CPU\n")
+		if err := renderComparison(ew, []any{"#bytes", "workload", "BW[Gb/s]", "MsgRate[Mpps]", "baseline",
+			"base BW[Gb/s]", "BW ratio", "cpu/GB[s]", "base cpu/GB[s]", "cpu/GB ratio"}, bw); err != nil {
 			return err
 		}
+	}
+	for _, n := range slices.Compact(notes) {
+		ew.printf("note: %s\n", n)
 	}
 	if ew.err != nil {
 		return fmt.Errorf("writing comparison: %w", ew.err)
 	}
 	return nil
+}
+
+// modes lists the completion modes of the results' transports, such as
+// "RC poll, TCP poll".
+func modes(results []*Result) string {
+	var out []string
+	for _, r := range results {
+		m := r.Transport + " " + r.Completion
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func renderComparison(w io.Writer, header []any, rows [][]string) error {
@@ -84,89 +116,66 @@ func renderComparison(w io.Writer, header []any, rows [][]string) error {
 	return nil
 }
 
-// num formats v, or "-" when unknown.
-func num(v float64, ok bool, prec int) string {
-	if !ok {
+// num formats the figure f returns from s, "-" when s is nil.
+func num[T any](s *T, f func(*T) float64, prec int) string {
+	if s == nil {
 		return "-"
 	}
-	return fixed(v, prec)
+	return fixed(f(s), prec)
 }
 
-func ratio(a, b float64, ok bool) string {
-	if !ok || b == 0 {
+// ratio formats a/b, "-" when either is unknown or b is 0.
+func ratio[T any](a, b *T, f func(*T) float64) string {
+	if a == nil || b == nil || f(b) == 0 {
 		return "-"
 	}
-	return fixed(a/b, 2)
+	return fixed(f(a)/f(b), 2)
+}
+
+func p50(l *LatencyStats) float64       { return l.P50US() }
+func p99(l *LatencyStats) float64       { return l.P99US() }
+func p999(l *LatencyStats) float64      { return l.P99_9US() }
+func bwGbps(b *BandwidthStats) float64  { return b.BwGbps }
+func msgRate(b *BandwidthStats) float64 { return b.MsgRateMpps }
+func perOpUS(c *CPUCost) float64        { return c.MicrosPerOp }
+func perGBS(c *CPUCost) float64         { return c.SecondsPerGB }
+
+// perOp and perGB are the CPU figures of a cost that has them.
+func perOpOf(c *CPUCost) *CPUCost {
+	if c == nil || !c.HasPerOp {
+		return nil
+	}
+	return c
+}
+
+func perGBOf(c *CPUCost) *CPUCost {
+	if c == nil || !c.HasPerGB {
+		return nil
+	}
+	return c
 }
 
 func latencyComparison(r, base *Result) []string {
-	s := Summarize(r).Latency
-	row := []string{strconv.Itoa(r.SizeBytes), r.Workload, "-", "-", "-", "-", "-", "-", "-", "-"}
-	if s != nil {
-		row[2], row[3], row[4] = fixed(s.P50US(), 3), fixed(s.P99US(), 3), fixed(s.P99_9US(), 3)
+	s, b := Summarize(r), Summarize(base)
+	name := "-"
+	if base != nil {
+		name = base.Workload
 	}
-	row[8] = cpuPerOp(r)
-	if base == nil {
-		return row
-	}
-	b := Summarize(base).Latency
-	if b != nil {
-		row[5], row[6] = fixed(b.P50US(), 3), fixed(b.P99US(), 3)
-		row[7] = ratio(s.P50NS, b.P50NS, s != nil)
-	}
-	row[9] = cpuPerOp(base)
-	return row
+	return []string{strconv.Itoa(r.SizeBytes), r.Workload,
+		num(s.Latency, p50, 3), num(s.Latency, p99, 3), num(s.Latency, p999, 3), name,
+		num(b.Latency, p50, 3), num(b.Latency, p99, 3), ratio(s.Latency, b.Latency, p50),
+		num(perOpOf(s.CPULocal), perOpUS, 2), num(perOpOf(b.CPULocal), perOpUS, 2)}
 }
 
 func bandwidthComparison(r, base *Result) []string {
-	s := Summarize(r).Bandwidth
-	row := []string{strconv.Itoa(r.SizeBytes), r.Workload, "-", "-", "-", "-", "-", "-", "-"}
-	if s != nil {
-		row[2], row[3] = fixed(s.BwGbps, 3), fixed(s.MsgRateMpps, 4)
+	s, b := Summarize(r), Summarize(base)
+	name := "-"
+	if base != nil {
+		name = base.Workload
 	}
-	cpu, cok := cpuPerGB(r)
-	row[6] = num(cpu, cok, 3)
-	if base == nil {
-		return row
-	}
-	if b := Summarize(base).Bandwidth; b != nil {
-		row[4] = fixed(b.BwGbps, 3)
-		row[5] = ratio(s.BwGbps, b.BwGbps, s != nil)
-	}
-	tcpu, tok := cpuPerGB(base)
-	row[7] = num(tcpu, tok, 3)
-	row[8] = ratio(cpu, tcpu, cok && tok)
-	return row
-}
-
-// cpuPerGB is both sides' process CPU seconds per GB moved (one process in
-// loopback runs, marked by Extra["loopback"]).
-func cpuPerGB(r *Result) (float64, bool) {
-	if r.CPU.Local == nil || r.Bytes == 0 {
-		return 0, false
-	}
-	secs := r.CPU.Local.CPUSeconds()
-	// In loopback both sides are one process: Local already holds both.
-	if rem := remoteCPU(r); rem != nil && r.Extra["loopback"] != "true" {
-		secs += rem.CPUSeconds()
-	}
-	return secs / (float64(r.Bytes) / 1e9), true
-}
-
-func cpuPerOp(r *Result) string {
-	if r.CPU.Local == nil || r.Ops == 0 {
-		return "-"
-	}
-	return fixed(r.CPU.Local.CPUSeconds()*1e6/float64(r.Ops), 2)
-}
-
-// remoteCPU is the peer's usage, from CPU.Remote or the server's figures.
-func remoteCPU(r *Result) *CPUUsage {
-	if r.CPU.Remote != nil {
-		return r.CPU.Remote
-	}
-	if r.Server != nil {
-		return r.Server.CPU.Local
-	}
-	return nil
+	return []string{strconv.Itoa(r.SizeBytes), r.Workload,
+		num(s.Bandwidth, bwGbps, 3), num(s.Bandwidth, msgRate, 4), name,
+		num(b.Bandwidth, bwGbps, 3), ratio(s.Bandwidth, b.Bandwidth, bwGbps),
+		num(perGBOf(s.CPUTotal), perGBS, 3), num(perGBOf(b.CPUTotal), perGBS, 3),
+		ratio(perGBOf(s.CPUTotal), perGBOf(b.CPUTotal), perGBS)}
 }

@@ -1,25 +1,20 @@
 package report
 
-import (
-	"fmt"
-	"math"
-	"os"
-	"runtime"
-	"time"
-)
+import "math"
 
-// CPUSample is a point-in-time reading of process and system CPU time.
-// Take one before and one after a measurement and call [CPUSample.Since].
+// CPUSample is a point-in-time reading of process and system CPU time,
+// taken by the measuring loops at the bounds of a timed part. Take one
+// before and one after and call [CPUSample.Since].
 type CPUSample struct {
-	// Wall is the time of the reading (with its monotonic clock reading).
-	Wall time.Time
+	// WallNS is the time of the reading in nanoseconds (the measuring
+	// clock).
+	WallNS int64
 	// UserNS and SysNS are the process's user and system CPU time, all
 	// threads, from getrusage(RUSAGE_SELF).
 	UserNS, SysNS int64
 	// Stat is the system-wide CPU time from /proc/stat.
 	Stat ProcStat
-	// Cores is the number of online CPUs (from /proc/stat, else the
-	// number of CPUs usable by the process).
+	// Cores is the number of CPUs the figures are shared over.
 	Cores int
 }
 
@@ -44,33 +39,17 @@ type CPUUsage struct {
 	Cores int `json:"cores"`
 }
 
-// CPUPair is the usage of both sides of a test.
+// CPUPair is the usage of both sides of a test. Local is measured over the
+// client's timed part; Remote over the server's whole run: costs per
+// operation and per byte apply each side's usage rate to the timed span.
 type CPUPair struct {
 	// Local is this process's usage; nil when not measured.
 	Local *CPUUsage `json:"local"`
-	// Remote is the peer's usage; nil when unknown.
+	// Remote is the peer's usage; nil when unknown or when OneProcess.
 	Remote *CPUUsage `json:"remote"`
-}
-
-// SampleCPU reads the process's CPU time, /proc/stat and the wall clock.
-func SampleCPU() (CPUSample, error) {
-	var s CPUSample
-	data, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return CPUSample{}, fmt.Errorf("sample cpu: %w", err)
-	}
-	if s.Stat, err = ParseProcStat(data); err != nil {
-		return CPUSample{}, fmt.Errorf("sample cpu: %w", err)
-	}
-	if s.UserNS, s.SysNS, err = processTimes(); err != nil {
-		return CPUSample{}, fmt.Errorf("sample cpu: %w", err)
-	}
-	s.Wall = time.Now()
-	s.Cores = s.Stat.CPUs
-	if s.Cores <= 0 {
-		s.Cores = runtime.NumCPU()
-	}
-	return s, nil
+	// OneProcess is true when both sides ran in this process (loopback):
+	// Local then covers both, and there is no Remote.
+	OneProcess bool `json:"one_process"`
 }
 
 // Since returns the usage between start and s. Counters that went
@@ -79,7 +58,7 @@ func (s CPUSample) Since(start CPUSample) CPUUsage {
 	u := CPUUsage{
 		UserS: nonNeg(float64(s.UserNS-start.UserNS) / 1e9),
 		SysS:  nonNeg(float64(s.SysNS-start.SysNS) / 1e9),
-		WallS: nonNeg(s.Wall.Sub(start.Wall).Seconds()),
+		WallS: nonNeg(float64(s.WallNS-start.WallNS) / 1e9),
 		Cores: s.Cores,
 	}
 	if u.WallS > 0 {
@@ -99,23 +78,6 @@ func (s CPUSample) Since(start CPUSample) CPUUsage {
 
 // CPUSeconds returns the process CPU time (user + system) in seconds.
 func (u CPUUsage) CPUSeconds() float64 { return u.UserS + u.SysS }
-
-// MicrosPerOp returns process CPU µs per operation; false when ops is 0.
-func (u CPUUsage) MicrosPerOp(ops uint64) (float64, bool) {
-	if ops == 0 {
-		return 0, false
-	}
-	return u.CPUSeconds() * 1e6 / float64(ops), true
-}
-
-// SecondsPerGB returns process CPU seconds per 10^9 bytes moved; false when
-// bytes is 0.
-func (u CPUUsage) SecondsPerGB(bytes uint64) (float64, bool) {
-	if bytes == 0 {
-		return 0, false
-	}
-	return u.CPUSeconds() / (float64(bytes) / 1e9), true
-}
 
 // finite reports whether every figure of u is a finite number.
 func (u CPUUsage) finite() bool {

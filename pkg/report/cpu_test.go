@@ -1,14 +1,11 @@
 package report
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 func TestSinceArithmetic(t *testing.T) {
-	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	start := CPUSample{Wall: t0, UserNS: 1e9, SysNS: 5e8, Stat: ProcStat{BusyTicks: 1000, IdleTicks: 9000}, Cores: 4}
-	end := CPUSample{Wall: t0.Add(2 * time.Second), UserNS: 2.5e9, SysNS: 1e9,
+	const t0 = int64(1_000_000_000_000)
+	start := CPUSample{WallNS: t0, UserNS: 1e9, SysNS: 5e8, Stat: ProcStat{BusyTicks: 1000, IdleTicks: 9000}, Cores: 4}
+	end := CPUSample{WallNS: t0 + 2e9, UserNS: 2.5e9, SysNS: 1e9,
 		Stat: ProcStat{BusyTicks: 1300, IdleTicks: 9500}, Cores: 4}
 	got := end.Since(start)
 	want := CPUUsage{

@@ -12,7 +12,7 @@ import (
 // SchemaVersion is the version of the JSON document layout written by the
 // json encoder. It changes when a key is renamed, removed or changes
 // meaning; adding keys does not change it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Document is everything one invocation reports: the context and every
 // result of the run (every size of a sweep).

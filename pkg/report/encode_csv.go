@@ -13,7 +13,7 @@ import (
 type csvEncoder struct{}
 
 var csvHeader = []string{
-	"workload", "transport", "completion", "kind", "size_bytes", "iterations", "duration_s",
+	"workload", "transport", "completion", "kind", "status", "size_bytes", "iterations", "duration_s", "warmup",
 	"samples", "out_of_range", "lat_exact",
 	"lat_min_us", "lat_p50_us", "lat_p90_us", "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
 	"lat_max_us", "lat_mean_us", "lat_stdev_us",
@@ -22,6 +22,9 @@ var csvHeader = []string{
 	"cpu_local_pct_core", "cpu_remote_pct_core",
 	"cpu_local_us_per_op", "cpu_remote_us_per_op",
 	"cpu_local_s_per_gb", "cpu_remote_s_per_gb",
+	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
+	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
+	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "reason",
 }
 
 // Encode implements [Encoder].
@@ -47,8 +50,8 @@ func (csvEncoder) Encode(w io.Writer, doc *Document) error {
 
 func csvRow(r *Result, s Summary) []string {
 	row := []string{
-		r.Workload, r.Transport, r.Completion, r.Kind.String(),
-		strconv.Itoa(r.SizeBytes), strconv.Itoa(r.Iterations), exact(r.DurationS),
+		r.Workload, r.Transport, r.Completion, r.Kind.String(), r.Status,
+		strconv.Itoa(r.SizeBytes), strconv.Itoa(r.Iterations), exact(r.DurationS), strconv.Itoa(r.Warmup),
 	}
 	if l := s.Latency; l != nil {
 		row = append(row, strconv.FormatInt(l.Count, 10), strconv.FormatInt(r.OutOfRange, 10),
@@ -71,10 +74,15 @@ func csvRow(r *Result, s Summary) []string {
 	} else {
 		row = append(row, "", "", "")
 	}
-	return append(row,
+	row = append(row,
 		optional(pctCoreValue(s.CPULocal)), optional(pctCoreValue(s.CPURemote)),
 		optional(perOp(s.CPULocal)), optional(perOp(s.CPURemote)),
-		optional(perGBValue(s.CPULocal)), optional(perGBValue(s.CPURemote)))
+		optional(perGBValue(s.CPULocal)), optional(perGBValue(s.CPURemote)),
+		optional(perOp(s.CPUTotal)), optional(perGBValue(s.CPUTotal)), strconv.FormatBool(r.CPU.OneProcess))
+	p, itoa := r.Params, strconv.Itoa
+	return append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
+		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
+		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), r.Reason)
 }
 
 func pctCoreValue(c *CPUCost) *float64 {

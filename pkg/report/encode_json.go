@@ -36,6 +36,8 @@ type jsonLatency struct {
 type jsonSides struct {
 	Local  *float64 `json:"local"`
 	Remote *float64 `json:"remote"`
+	// Total is both sides together (local alone in one process).
+	Total *float64 `json:"total"`
 }
 
 type jsonResult struct {
@@ -43,27 +45,35 @@ type jsonResult struct {
 	Transport  string `json:"transport"`
 	Completion string `json:"completion"`
 	Kind       Kind   `json:"kind"`
+	Status     string `json:"status"`
+	Reason     string `json:"reason,omitempty"`
 	SizeBytes  int    `json:"size_bytes"`
 	Iterations int    `json:"iterations"`
 	// LatencyUS is in microseconds; omitted when there is no latency data.
 	LatencyUS *jsonLatency `json:"latency_us,omitempty"`
 	// LatencyExact is true for raw-sample statistics, false for histogram
 	// ones; omitted with LatencyUS.
-	LatencyExact *bool       `json:"latency_exact,omitempty"`
-	Samples      int64       `json:"samples"`
-	OutOfRange   int64       `json:"out_of_range"`
-	Bytes        uint64      `json:"bytes"`
-	Ops          uint64      `json:"ops"`
-	ElapsedNS    int64       `json:"elapsed_ns"`
-	BwGbps       *float64    `json:"bw_gbps"`
-	BwPeakGbps   *float64    `json:"bw_peak_gbps"`
-	BwMiBps      *float64    `json:"bw_mibps"`
-	MsgRateMpps  *float64    `json:"msg_rate_mpps"`
-	CPU          CPUPair     `json:"cpu"`
-	CPUUSPerOp   jsonSides   `json:"cpu_us_per_op"`
-	CPUSPerGB    jsonSides   `json:"cpu_s_per_gb"`
-	Params       Params      `json:"params"`
-	Server       *jsonResult `json:"server,omitempty"`
+	LatencyExact *bool     `json:"latency_exact,omitempty"`
+	Samples      int64     `json:"samples"`
+	OutOfRange   int64     `json:"out_of_range"`
+	Bytes        uint64    `json:"bytes"`
+	Ops          uint64    `json:"ops"`
+	ElapsedNS    int64     `json:"elapsed_ns"`
+	BwGbps       *float64  `json:"bw_gbps"`
+	BwPeakGbps   *float64  `json:"bw_peak_gbps"`
+	BwMiBps      *float64  `json:"bw_mibps"`
+	MsgRateMpps  *float64  `json:"msg_rate_mpps"`
+	Received     uint64    `json:"received"`
+	CPU          CPUPair   `json:"cpu"`
+	CPUUSPerOp   jsonSides `json:"cpu_us_per_op"`
+	CPUSPerGB    jsonSides `json:"cpu_s_per_gb"`
+	// Validation is "passed" or "failed ..." when --validate ran.
+	Validation    string      `json:"validation,omitempty"`
+	Clock         string      `json:"clock"`
+	ClockSampleNS float64     `json:"clock_sample_ns"`
+	Peer          *Peer       `json:"peer,omitempty"`
+	Params        Params      `json:"params"`
+	Server        *jsonResult `json:"server,omitempty"`
 }
 
 // Encode implements [Encoder].
@@ -108,14 +118,21 @@ func toJSONResult(r *Result) jsonResult {
 		Transport:  r.Transport,
 		Completion: r.Completion,
 		Kind:       r.Kind,
+		Status:     r.Status,
+		Reason:     r.Reason,
 		SizeBytes:  r.SizeBytes,
 		Iterations: r.Iterations,
 		OutOfRange: r.OutOfRange,
 		Bytes:      r.Bytes,
 		Ops:        r.Ops,
 		ElapsedNS:  r.ElapsedNS,
+		Received:   r.Received,
+		Validation: r.Validation,
+		Clock:      r.Clock,
+		Peer:       r.Peer,
 		Params:     r.Params,
 	}
+	jr.ClockSampleNS = r.ClockSampleNS
 	if l := s.Latency; l != nil {
 		jr.LatencyUS = &jsonLatency{
 			Min: l.MinUS(), P50: l.P50US(), P90: l.P90US(), P99: l.P99US(),
@@ -131,9 +148,9 @@ func toJSONResult(r *Result) jsonResult {
 	if peak := knownPositive(r.PeakBandwidthGbps); peak > 0 {
 		jr.BwPeakGbps = &peak
 	}
-	jr.CPU = CPUPair{Local: usageOf(s.CPULocal), Remote: usageOf(s.CPURemote)}
-	jr.CPUUSPerOp = jsonSides{Local: perOp(s.CPULocal), Remote: perOp(s.CPURemote)}
-	jr.CPUSPerGB = jsonSides{Local: perGBValue(s.CPULocal), Remote: perGBValue(s.CPURemote)}
+	jr.CPU = CPUPair{Local: usageOf(s.CPULocal), Remote: usageOf(s.CPURemote), OneProcess: r.CPU.OneProcess}
+	jr.CPUUSPerOp = jsonSides{Local: perOp(s.CPULocal), Remote: perOp(s.CPURemote), Total: perOp(s.CPUTotal)}
+	jr.CPUSPerGB = jsonSides{Local: perGBValue(s.CPULocal), Remote: perGBValue(s.CPURemote), Total: perGBValue(s.CPUTotal)}
 	return jr
 }
 

@@ -52,8 +52,12 @@ func (tableEncoder) Encode(w io.Writer, doc *Document) error {
 
 func writeTableHeader(ew *errWriter, doc *Document) {
 	t, h := doc.Tool, doc.Host
+	commit := t.Commit
+	if commit == "" {
+		commit = "unknown"
+	}
 	ew.printf("%s %s (commit %s) on %s, kernel %s, %s, %d cores, started %s\n",
-		orDash(t.Name), orDash(t.Version), orDash(t.Commit), orDash(h.Hostname),
+		orDash(t.Name), orDash(t.Version), commit, orDash(h.Hostname),
 		orDash(h.Kernel), orDash(h.CPUModel), h.Cores, doc.StartedAt.Format(time.RFC3339))
 	if d := doc.Device; d != nil {
 		ew.printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s\n",
@@ -132,6 +136,12 @@ func perGB(c *CPUCost) string {
 // writeNotes tells, below a table, how far its figures can be trusted.
 func writeNotes(ew *errWriter, g *group) {
 	for i, r := range g.results {
+		if r.Status != "" && r.Status != StatusOK {
+			ew.printf("%s: %d bytes: %s\n", r.Status, r.SizeBytes, r.Reason)
+		}
+		if r.Validation != "" {
+			ew.printf("validation: %d bytes: %s\n", r.SizeBytes, r.Validation)
+		}
 		if l := g.sums[i].Latency; l != nil && !l.Exact {
 			what := "min/max/avg/stdev exact"
 			if r.Moments == nil || r.Moments.Count == 0 {

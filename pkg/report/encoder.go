@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// Encoders are the output format names accepted by [NewEncoder], the
-// default first.
-var Encoders = [...]string{"table", "json", "csv", "hgrm"}
-
 // DefaultEncoder is the output format used when none is chosen.
 const DefaultEncoder = "table"
 
@@ -20,19 +16,42 @@ type Encoder interface {
 	Encode(w io.Writer, doc *Document) error
 }
 
-// NewEncoder returns the encoder named name, one of [Encoders].
-func NewEncoder(name string) (Encoder, error) {
-	switch name {
-	case "table":
-		return tableEncoder{}, nil
-	case "json":
-		return jsonEncoder{}, nil
-	case "csv":
-		return csvEncoder{}, nil
-	case "hgrm":
-		return hgrmEncoder{}, nil
+// registry holds the encoders by name, in registration order.
+var registry struct {
+	names []string
+	encs  map[string]Encoder
+}
+
+func init() {
+	Register("table", tableEncoder{})
+	Register("json", jsonEncoder{})
+	Register("csv", csvEncoder{})
+	Register("hgrm", hgrmEncoder{})
+}
+
+// Register makes enc available under name to [NewEncoder], replacing an
+// encoder registered under that name before. Register it before the
+// command line is parsed (from an init function or main).
+func Register(name string, enc Encoder) {
+	if registry.encs == nil {
+		registry.encs = map[string]Encoder{}
 	}
-	return nil, fmt.Errorf("unknown output %q: choose one of %s", name, strings.Join(Encoders[:], ", "))
+	if _, ok := registry.encs[name]; !ok {
+		registry.names = append(registry.names, name)
+	}
+	registry.encs[name] = enc
+}
+
+// Encoders returns the registered output format names, in registration
+// order (the built-in ones first).
+func Encoders() []string { return append([]string(nil), registry.names...) }
+
+// NewEncoder returns the encoder registered under name.
+func NewEncoder(name string) (Encoder, error) {
+	if enc, ok := registry.encs[name]; ok {
+		return enc, nil
+	}
+	return nil, fmt.Errorf("unknown output %q: choose one of %s", name, strings.Join(registry.names, ", "))
 }
 
 var errNilDocument = errors.New("encode: nil document")

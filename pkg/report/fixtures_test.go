@@ -96,6 +96,11 @@ func fixtureDocument() *Document {
 		SizeBytes: 64, Iterations: 5, Warmup: 1, QPs: 1, Threads: 1},
 		Kind: Latency, SamplesNS: []int64{20000, 21000, 19500, 30000, 20500}, CPU: CPUPair{Local: local}}
 
+	for _, r := range []*Result{lat2, lat64, dur, tcp} {
+		r.Status, r.Clock, r.ClockSampleNS = StatusOK, "tsc", 21.5
+	}
+	lat64.Status, lat64.Reason = StatusPartial, "interrupted: the peer stopped answering"
+	lat2.Validation = "passed"
 	return &Document{
 		SchemaVersion: SchemaVersion,
 		Tool:          Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},

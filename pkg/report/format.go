@@ -92,6 +92,15 @@ func groupTitle(g *group) string {
 		add("port", p.Port)
 		add("gid_index", p.GIDIndex)
 	}
+	if p.RDMACM {
+		add("rdma_cm", true)
+	}
+	if c := g.first.Clock; c != "" {
+		add("clock", c)
+	}
+	if g.first.CPU.OneProcess {
+		add("cpu", "one process (both sides)")
+	}
 	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
 		add(k, p.Extra[k])
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -128,14 +127,22 @@ func sanitizeName(s string) string {
 	}, strings.Trim(s, "."))
 }
 
-// OpenOutput opens path for writing, creating or truncating it, so that an
-// unwritable path is reported before a long run rather than after. "-"
-// means standard output (Close then does nothing).
-func OpenOutput(path string) (io.WriteCloser, error) {
-	if path == "-" {
-		return nopCloser{os.Stdout}, nil
+// AtomicFile is an output file written under a temporary name in its
+// directory and renamed into place by Commit, so that a failed or
+// interrupted run never truncates or half-writes an existing file. The
+// temporary file is created at once, so an unwritable path is reported
+// before a long run rather than after.
+type AtomicFile struct {
+	f    *os.File
+	path string
+}
+
+// CreateAtomic starts writing path.
+func CreateAtomic(path string) (*AtomicFile, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot write output file %s: not a regular file", path)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -143,9 +150,34 @@ func OpenOutput(path string) (io.WriteCloser, error) {
 		}
 		return nil, fmt.Errorf("cannot write output file %s: %w", path, err)
 	}
-	return f, nil
+	return &AtomicFile{f: f, path: path}, nil
 }
 
-type nopCloser struct{ io.Writer }
+// Write writes to the temporary file.
+func (a *AtomicFile) Write(p []byte) (int, error) { return a.f.Write(p) }
 
-func (nopCloser) Close() error { return nil }
+// Commit makes what was written the file's content.
+func (a *AtomicFile) Commit() error {
+	err := a.f.Chmod(0o644)
+	if err == nil {
+		err = a.f.Sync()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(a.f.Name(), a.path)
+	}
+	if err != nil {
+		_ = os.Remove(a.f.Name())
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	syncDir(filepath.Dir(a.path))
+	return nil
+}
+
+// Abort drops what was written; the file keeps its old content.
+func (a *AtomicFile) Abort() {
+	_ = a.f.Close()
+	_ = os.Remove(a.f.Name())
+}

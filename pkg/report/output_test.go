@@ -105,13 +105,13 @@ func TestSaveJSONErrors(t *testing.T) {
 	}
 }
 
-func TestOpenOutput(t *testing.T) {
+func TestAtomicFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{
 		filepath.Join(dir, "no", "such", "dir", "out.txt"),
 		dir, // a directory
 	} {
-		_, err := OpenOutput(path)
+		_, err := CreateAtomic(path)
 		if err == nil {
 			t.Fatalf("%s: no error", path)
 		}
@@ -121,20 +121,41 @@ func TestOpenOutput(t *testing.T) {
 		}
 	}
 	path := filepath.Join(dir, "out.txt")
-	w, err := OpenOutput(path)
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// An aborted write leaves the old content and no temporary file.
+	a, err := CreateAtomic(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Write([]byte("ok\n")); err != nil {
+	if _, err := a.Write([]byte("half")); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
+	if b, _ := os.ReadFile(path); string(b) != "old\n" {
+		t.Errorf("while writing, the file holds %q", b)
+	}
+	a.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "old\n" {
+		t.Errorf("after abort, the file holds %q", b)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"out.txt"}) {
+		t.Errorf("dir holds %v", got)
+	}
+	a, err = CreateAtomic(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "ok\n" {
+	if _, err := a.Write([]byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new\n" {
 		t.Errorf("wrote %q", b)
 	}
-	if w, err := OpenOutput("-"); err != nil || w.Close() != nil {
-		t.Errorf("stdout: %v", err)
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"out.txt"}) {
+		t.Errorf("dir holds %v", got)
 	}
 }

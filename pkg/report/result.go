@@ -43,8 +43,12 @@ type Params struct {
 	Bidir bool `json:"bidir"`
 	// Imm is true when immediate data is sent with each message.
 	Imm bool `json:"imm"`
-	// Atomic names the atomic operation ("fetch_add", "cmp_swap"), if any.
+	// Atomic names the atomic operation ("fadd", "cswap"), if any.
 	Atomic string `json:"atomic,omitempty"`
+	// Validate is true when the payloads were patterned and checked.
+	Validate bool `json:"validate"`
+	// RDMACM is true when rdma_cm connected the queue pairs.
+	RDMACM bool `json:"rdma_cm"`
 	// GIDIndex is the GID table index used for addressing.
 	GIDIndex int `json:"gid_index"`
 	// Device is the local device name, e.g. "mlx5_0"; empty for TCP.
@@ -98,6 +102,18 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// Statuses of a result.
+const (
+	// StatusOK: the point was measured as asked.
+	StatusOK = "ok"
+	// StatusPartial: the run was cut short (the peer failed, an
+	// interruption); the figures cover what was measured until then.
+	StatusPartial = "partial"
+	// StatusInsufficient: the timed part completed too little to give a
+	// figure (no operation, or no elapsed time).
+	StatusInsufficient = "insufficient"
+)
+
 // Result is what the engine measured for one point. Every field is plain
 // data; [Summarize] derives the statistics.
 type Result struct {
@@ -105,6 +121,21 @@ type Result struct {
 
 	// Kind tells whether this is a latency or a bandwidth result.
 	Kind Kind `json:"kind"`
+	// Status is StatusOK, StatusPartial or StatusInsufficient; Reason
+	// says why when it is not ok.
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// Validation is "" when --validate was not asked for, else "passed"
+	// or "failed: " and what was wrong.
+	Validation string `json:"validation,omitempty"`
+	// Clock names the timestamps' source ("monotonic_raw" or "tsc") and
+	// ClockSampleNS the median cost of one sample (timestamp and store).
+	Clock         string  `json:"clock"`
+	ClockSampleNS float64 `json:"clock_sample_ns"`
+	// Peer describes the server the client ran against; nil in loopback.
+	Peer *Peer `json:"peer,omitempty"`
+	// Received counts the receive completions (or TCP messages) taken.
+	Received uint64 `json:"received"`
 
 	// SamplesNS holds the raw latency samples in nanoseconds (iteration
 	// mode). When non-empty, latency statistics are computed exactly from
@@ -122,14 +153,16 @@ type Result struct {
 	// (below 1 ns or above 1 hour); they are in no statistic.
 	OutOfRange int64 `json:"out_of_range"`
 
-	// Bytes is the payload moved, in bytes (as the engine counts it for
-	// bidirectional tests: both directions).
+	// Bytes is the payload of the timed operations, in bytes: Ops times
+	// the size, one direction (a ping-pong's iteration counts its ping;
+	// bidirectional bandwidth counts both directions).
 	Bytes uint64 `json:"bytes"`
 	// Ops is the number of completed operations (messages).
 	Ops uint64 `json:"ops"`
-	// ElapsedNS is the time from the first post to the last completion in
-	// nanoseconds, the denominator of bandwidth and message rate; 0 when
-	// unknown.
+	// ElapsedNS is the timed span in nanoseconds: for bandwidth from the
+	// first post to the last completion (the denominator of bandwidth and
+	// message rate), for latency from the first timed iteration's start to
+	// the last one's end; 0 when unknown.
 	ElapsedNS int64 `json:"elapsed_ns"`
 	// PeakBandwidthGbps is the engine's peak bandwidth in 10^9 bit/s, 0 if
 	// unknown.
@@ -141,4 +174,10 @@ type Result struct {
 	// Server holds the server side's own figures, when it reported them.
 	// If CPU.Remote is nil, Server.CPU.Local is used as the remote usage.
 	Server *Result `json:"-"`
+}
+
+// Peer describes the other side of a run.
+type Peer struct {
+	Host   Host    `json:"host"`
+	Device *Device `json:"device,omitempty"`
 }

@@ -68,9 +68,12 @@ type BandwidthStats struct {
 	PeakGbps float64
 }
 
-// CPUCost is one side's CPU usage and its cost per unit of work.
+// CPUCost is a CPU usage and its cost per unit of work: the usage's rate
+// (process CPU time over its wall time) applied to the result's timed
+// span, per operation and per byte. The client's usage covers exactly its
+// timed part; the server's covers its whole run, at the same rate.
 type CPUCost struct {
-	// Usage is the side's CPU usage during the measurement.
+	// Usage is the CPU usage the cost comes from.
 	Usage CPUUsage
 	// MicrosPerOp is process CPU time per operation in µs; valid when
 	// HasPerOp.
@@ -89,8 +92,11 @@ type Summary struct {
 	// Bandwidth is nil when the elapsed time is unknown.
 	Bandwidth *BandwidthStats
 	// CPULocal and CPURemote are nil when that side's usage is unknown.
-	// Both are costed against the result's own Ops and Bytes.
+	// Both are costed against the result's own Ops, Bytes and span.
 	CPULocal, CPURemote *CPUCost
+	// CPUTotal is both sides' cost together: local and remote added, or
+	// local alone when both sides ran in one process. Nil when unknown.
+	CPUTotal *CPUCost
 }
 
 // Summarize derives the statistics of r. Latency comes exactly from
@@ -108,11 +114,19 @@ func Summarize(r *Result) Summary {
 	}
 	s.Bandwidth = bandwidthStats(r)
 	local, remote := r.CPU.Local, r.CPU.Remote
-	if remote == nil && r.Server != nil {
+	if remote == nil && r.Server != nil && !r.CPU.OneProcess {
 		remote = r.Server.CPU.Local
 	}
-	s.CPULocal = cpuCost(local, r.Ops, r.Bytes)
-	s.CPURemote = cpuCost(remote, r.Ops, r.Bytes)
+	s.CPULocal = cpuCost(local, r)
+	s.CPURemote = cpuCost(remote, r)
+	switch {
+	case r.CPU.OneProcess:
+		s.CPUTotal = s.CPULocal
+	case s.CPULocal != nil && s.CPURemote != nil:
+		s.CPUTotal = &CPUCost{Usage: s.CPULocal.Usage,
+			MicrosPerOp: s.CPULocal.MicrosPerOp + s.CPURemote.MicrosPerOp, HasPerOp: s.CPULocal.HasPerOp,
+			SecondsPerGB: s.CPULocal.SecondsPerGB + s.CPURemote.SecondsPerGB, HasPerGB: s.CPULocal.HasPerGB}
+	}
 	return s
 }
 
@@ -192,14 +206,22 @@ func knownPositive(v float64) float64 {
 	return 0
 }
 
-// cpuCost costs u against the work done; nil when u is unknown or holds a
+// cpuCost costs u against r's work; nil when u is unknown or holds a
 // non-finite figure (a usage that cannot be trusted is reported as unknown).
-func cpuCost(u *CPUUsage, ops, bytes uint64) *CPUCost {
+func cpuCost(u *CPUUsage, r *Result) *CPUCost {
 	if u == nil || !u.finite() {
 		return nil
 	}
+	secs := u.CPUSeconds()
+	if u.WallS > 0 && r.ElapsedNS > 0 {
+		secs = secs / u.WallS * float64(r.ElapsedNS) / 1e9
+	}
 	c := &CPUCost{Usage: *u}
-	c.MicrosPerOp, c.HasPerOp = u.MicrosPerOp(ops)
-	c.SecondsPerGB, c.HasPerGB = u.SecondsPerGB(bytes)
+	if r.Ops > 0 {
+		c.MicrosPerOp, c.HasPerOp = secs*1e6/float64(r.Ops), true
+	}
+	if r.Bytes > 0 {
+		c.SecondsPerGB, c.HasPerGB = secs/(float64(r.Bytes)/1e9), true
+	}
 	return c
 }

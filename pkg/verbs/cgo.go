@@ -3,11 +3,10 @@
 // queue pairs, each a Go object that owns its verbs resource and has an
 // idempotent, nil-safe Close.
 //
-// It is the only package of rdma-bench that uses cgo. The measured data path
-// runs in C inside one cgo call per run or batch (see engine.go); the
-// one-off posts and polls here serve set-up and tests. The TCP baseline's
-// send/receive loops live here too (sockloop.go), so that RDMA and TCP are
-// timed by the same C clock (clock.h) with the same per-batch design.
+// It is pyverbs' scope in Go: the libibverbs and librdmacm object model, and
+// nothing measured. The measured loops run in C in pkg/engine, which drives
+// these objects through their Raw handles; the one-off posts and polls here
+// serve set-up, validation and tests.
 package verbs
 
 /*

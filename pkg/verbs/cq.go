@@ -175,4 +175,10 @@ func (q *CQ) WaitOne(timeout time.Duration) (WC, error) {
 	}
 }
 
-func (q *CQ) ptr() unsafe.Pointer { return unsafe.Pointer(q.cq) }
+// Raw returns the struct ibv_cq for the measured loops of pkg/engine;
+// valid until Close.
+func (q *CQ) Raw() unsafe.Pointer { return unsafe.Pointer(q.cq) }
+
+// RawChannel returns the CQ's struct ibv_comp_channel (nil without one)
+// for the measured loops of pkg/engine; valid until Close.
+func (q *CQ) RawChannel() unsafe.Pointer { return unsafe.Pointer(q.channel) }

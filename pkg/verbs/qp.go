@@ -105,6 +105,10 @@ func (p *PD) NewQP(spec QPSpec) (*QP, error) {
 // Type is the QP's transport.
 func (q *QP) Type() QPType { return q.typ }
 
+// Raw returns the struct ibv_qp for the measured loops of pkg/engine;
+// valid until Close.
+func (q *QP) Raw() unsafe.Pointer { return unsafe.Pointer(q.qp) }
+
 // QPN is the queue pair number.
 func (q *QP) QPN() uint32 { return uint32(q.qp.qp_num) }
 
@@ -269,6 +273,10 @@ func (p *PD) NewAH(path Path, remote Remote) (*AH, error) {
 	runtime.SetFinalizer(a, (*AH).Close)
 	return a, nil
 }
+
+// Raw returns the struct ibv_ah for the measured loops of pkg/engine;
+// valid until Close.
+func (a *AH) Raw() unsafe.Pointer { return unsafe.Pointer(a.ah) }
 
 // Close destroys the address handle. Safe on nil and more than once.
 func (a *AH) Close() error {

@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -12,39 +13,40 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
-// matrix is every workload over every transport it supports, in both
-// completion modes, with the variants that change the engine's path.
-func matrix() []Config {
-	var out []Config
-	for _, w := range table {
+// matrix is every workload, RDMA and TCP, over every transport it
+// supports, in both completion modes, with the variants that change the
+// engine's path.
+func matrix() []Spec {
+	var out []Spec
+	for _, w := range All() {
 		for _, tr := range w.Transports {
 			for _, ev := range []bool{false, true} {
-				c := Defaults()
-				c.Workload, c.Transport, c.Events, c.Validate = w.Name, tr, ev, true
-				c.Iterations, c.Warmup = 40, 5
-				c.Size = 1024
+				s := NewSpec(w.Name)
+				s.Transport, s.Events, s.Validate = tr, ev, w.Family == RDMA
+				s.Iterations, s.Warmup = 40, 5
+				s.Size = 1024
 				if w.Latency() {
-					c.Size = 64
+					s.Size = 64
 				}
 				if w.Op == OpAtomic {
-					c.Size = 8
+					s.Size = 8
 				}
-				if !w.Latency() {
-					c.TxDepth, c.CQMod = 16, 4
+				if w.Family == RDMA && !w.Latency() {
+					s.TxDepth, s.CQMod = 16, 4
 				}
-				out = append(out, c)
+				out = append(out, s)
 				if w.Op == OpAtomic && !ev {
-					cs := c
+					cs := s
 					cs.Atomic = "cswap"
 					out = append(out, cs)
 				}
-				if !w.Latency() && w.Op != OpAtomic && !ev {
-					b := c
+				if rdmaBidir(w) && !ev {
+					b := s
 					b.Bidir = true
 					out = append(out, b)
 				}
-				if w.Op == OpWrite && !ev {
-					im := c
+				if rdmaWrite(w) && !ev {
+					im := s
 					im.Imm = true
 					out = append(out, im)
 				}
@@ -54,122 +56,199 @@ func matrix() []Config {
 	return out
 }
 
-func name(c Config) string {
-	s := fmt.Sprintf("%s/%s/%s", c.Workload, c.Transport, c.Completion())
-	if c.Bidir {
-		s += "/bidir"
+func name(s Spec) string {
+	n := fmt.Sprintf("%s/%s/%s", s.Workload, s.Transport, s.Completion())
+	if s.Bidir {
+		n += "/bidir"
 	}
-	if c.Imm {
-		s += "/imm"
+	if s.Imm {
+		n += "/imm"
 	}
-	if c.Atomic != "" {
-		s += "/" + c.Atomic
+	if s.Atomic != "" {
+		n += "/" + s.Atomic
 	}
-	return s
+	return n
 }
 
-// runChecked runs c in loopback (bounded to a minute) and checks the result.
-func runChecked(t *testing.T, c Config) {
+// loopback resolves s and runs it in loopback, bounded to a minute.
+func loopback(t *testing.T, s Spec, l Local) *report.Result {
 	t.Helper()
+	r := resolved(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	res, err := Loopback(ctx, c)
+	res, err := Loopback(ctx, r, l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkResult(t, c, res)
+	return res
+}
+
+func resolved(t *testing.T, s Spec) Spec {
+	t.Helper()
+	r, _, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestLoopbackMatrix(t *testing.T) {
-	dev := testenv.Device(t)
-	for _, c := range matrix() {
-		c.Device = dev
-		t.Run(name(c), func(t *testing.T) { runChecked(t, c) })
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	for _, s := range matrix() {
+		t.Run(name(s), func(t *testing.T) { checkResult(t, s, loopback(t, s, l)) })
 	}
 }
 
-func checkResult(t *testing.T, c Config, res *report.Result) {
+func checkResult(t *testing.T, s Spec, res *report.Result) {
 	t.Helper()
-	w, _ := Lookup(c.Workload)
-	if res.Workload != c.Workload || res.Transport != c.Transport || res.Completion != c.Completion() {
+	s = resolved(t, s)
+	w, _ := Lookup(s.Workload)
+	if res.Workload != s.Workload || res.Transport != s.Transport || res.Completion != s.Completion() {
 		t.Errorf("result params %s/%s/%s", res.Workload, res.Transport, res.Completion)
 	}
-	if res.CPU.Local == nil || res.CPU.Remote == nil {
-		t.Errorf("cpu figures missing: local %v remote %v", res.CPU.Local, res.CPU.Remote)
+	if res.Status != report.StatusOK || res.Clock == "" || res.ClockSampleNS <= 0 {
+		t.Errorf("status %q (%s), clock %q %v ns", res.Status, res.Reason, res.Clock, res.ClockSampleNS)
+	}
+	if s.Validate && res.Validation != "passed" {
+		t.Errorf("validation %q", res.Validation)
+	}
+	// One process: the local figure covers both sides, measured over the
+	// timed part only.
+	if u := res.CPU.Local; u == nil || res.CPU.Remote != nil || !res.CPU.OneProcess {
+		t.Errorf("cpu figures: local %v remote %v one process %t", res.CPU.Local, res.CPU.Remote, res.CPU.OneProcess)
+	}
+	if res.ElapsedNS <= 0 {
+		t.Errorf("elapsed %d ns", res.ElapsedNS)
 	}
 	if w.Latency() {
-		if len(res.SamplesNS) != c.Iterations {
-			t.Fatalf("%d latency samples, want %d", len(res.SamplesNS), c.Iterations)
+		if len(res.SamplesNS) != s.Iterations || res.Ops != uint64(s.Iterations) {
+			t.Fatalf("%d latency samples, %d ops, want %d", len(res.SamplesNS), res.Ops, s.Iterations)
 		}
-		for i, s := range res.SamplesNS {
-			if s <= 0 {
-				t.Fatalf("sample %d is %d ns", i, s)
+		for i, v := range res.SamplesNS {
+			if v <= 0 {
+				t.Fatalf("sample %d is %d ns", i, v)
 			}
 		}
 		return
 	}
-	want := uint64(c.Iterations * c.QPs)
-	if c.Bidir {
+	want := uint64(s.Iterations * max(s.QPs, 1))
+	if s.Bidir {
 		want *= 2
 	}
-	if res.Ops != want || res.Bytes != want*uint64(c.Size) {
-		t.Errorf("ops %d bytes %d, want %d and %d", res.Ops, res.Bytes, want, want*uint64(c.Size))
-	}
-	if res.ElapsedNS <= 0 {
-		t.Errorf("elapsed %d ns", res.ElapsedNS)
+	if res.Ops != want || res.Bytes != want*uint64(s.Size) {
+		t.Errorf("ops %d bytes %d, want %d and %d", res.Ops, res.Bytes, want, want*uint64(s.Size))
 	}
 }
 
 // TestLoopbackRDMACM connects the QPs with rdma_cm instead of by hand.
 func TestLoopbackRDMACM(t *testing.T) {
-	dev := testenv.Device(t)
-	if gid, err := deviceGID(dev); err != nil {
-		t.Fatal(err)
-	} else if ip, ok := gid.IPv4(); !ok || strings.HasPrefix(ip, "127.") {
-		t.Skipf("rdma_cm cannot route to %s's GID %s (a loopback netdev): put rxe on a real or dummy netdev (RDMA_BENCH_VM_NETDEV=dummy0)", dev, gid)
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	if ip := deviceIP(t, l.Device); strings.HasPrefix(ip, "127.") {
+		t.Skipf("rdma_cm cannot route to %s's GID %s (a loopback netdev): put rxe on a real or dummy netdev (RDMA_BENCH_VM_NETDEV=dummy0)", l.Device, ip)
 	}
-	for _, mod := range []func(*Config){
-		func(c *Config) { c.Workload = "write_lat" },
-		func(c *Config) { c.Workload = "read_lat" },
-		func(c *Config) { c.Workload, c.Transport, c.Events = "send_lat", "UC", true },
-		func(c *Config) { c.Workload, c.QPs, c.Size, c.TxDepth, c.CQMod = "send_bw", 2, 4096, 16, 4 },
-		func(c *Config) { c.Workload, c.Size, c.TxDepth, c.CQMod = "atomic_bw", 8, 16, 4 },
+	for _, mod := range []func(*Spec){
+		func(s *Spec) { s.Workload = "write_lat" },
+		func(s *Spec) { s.Workload = "read_lat" },
+		func(s *Spec) { s.Workload, s.Transport, s.Events = "send_lat", "UC", true },
+		func(s *Spec) { s.Workload, s.QPs, s.Size, s.TxDepth, s.CQMod = "send_bw", 2, 4096, 16, 4 },
+		func(s *Spec) { s.Workload, s.TxDepth, s.CQMod = "atomic_bw", 16, 4 },
 	} {
-		c := Defaults()
-		c.Device, c.RDMACM, c.Validate, c.Iterations, c.Warmup = dev, true, true, 40, 5
-		mod(&c)
-		t.Run(name(c), func(t *testing.T) { runChecked(t, c) })
+		s := NewSpec("")
+		s.RDMACM, s.Validate, s.Iterations, s.Warmup = true, true, 40, 5
+		mod(&s)
+		s = resolved(t, s)
+		t.Run(name(s), func(t *testing.T) { checkResult(t, s, loopback(t, s, l)) })
 	}
 }
 
-func deviceGID(dev string) (verbs.GID, error) {
-	table, err := verbs.ReadGIDTable(verbs.SysfsRoot, dev, 1)
+// deviceIP is the IPv4 address of the GID a run on dev uses.
+func deviceIP(t *testing.T, dev string) string {
+	t.Helper()
+	ctx, err := verbs.Open(dev)
 	if err != nil {
-		return verbs.GID{}, err
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	table, err := ctx.GIDTable(1)
+	if err != nil {
+		t.Fatal(err)
 	}
 	e, err := verbs.SelectGID(table, -1)
-	return e.GID, err
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip, _ := e.GID.IPv4()
+	return ip
+}
+
+// TestDurationCountsEveryOperation: in duration mode a bandwidth run counts
+// every operation it completed, the ones after the last signalled
+// completion too, so that large messages and short runs give a figure (at
+// 1 MiB, -D 0.3 fits fewer operations than one cq moderation period).
+func TestDurationCountsEveryOperation(t *testing.T) {
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	for _, w := range []string{"write_bw", "send_bw", "read_bw", "tcp_bw"} {
+		t.Run(w, func(t *testing.T) {
+			s := NewSpec(w)
+			s.Size, s.Duration = 1<<20, 300*time.Millisecond
+			res := loopback(t, s, l)
+			el := time.Duration(res.ElapsedNS)
+			t.Logf("%d ops in %v", res.Ops, el)
+			if res.Status != report.StatusOK || res.Ops == 0 || res.Bytes != res.Ops<<20 {
+				t.Fatalf("status %s (%s), %d ops, %d bytes", res.Status, res.Reason, res.Ops, res.Bytes)
+			}
+			if el < 300*time.Millisecond || el > 5*time.Second {
+				t.Errorf("elapsed %v for a 0.3 s run", el)
+			}
+		})
+	}
+}
+
+// TestCPUOverTheTimedPart: the client's CPU window is its timed part, not
+// the warm-up or the exchange with the peer, so its wall time matches the
+// timed span and CPU per operation does not depend on the count.
+func TestCPUOverTheTimedPart(t *testing.T) {
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	for _, w := range []string{"write_lat", "tcp_lat", "write_bw", "tcp_bw"} {
+		t.Run(w, func(t *testing.T) {
+			s := NewSpec(w)
+			s.Iterations, s.Warmup, s.Size = 300, 100, 4096
+			res := loopback(t, s, l)
+			u := res.CPU.Local
+			span := float64(res.ElapsedNS) / 1e9
+			t.Logf("cpu window %.4f s, timed span %.4f s, cpu %.4f s", u.WallS, span, u.CPUSeconds())
+			// The window opens before the first timed timestamp and closes
+			// after the last: a little longer than the span, never shorter
+			// by more than a clock read, nor much longer.
+			if u.WallS < span*0.98 || u.WallS > span*1.1+0.005 {
+				t.Errorf("cpu window %.4f s for a timed span of %.4f s", u.WallS, span)
+			}
+			if u.CPUSeconds() > u.WallS*float64(u.Cores)*1.05+0.01 {
+				t.Errorf("cpu %.4f s in a window of %.4f s on %d cores", u.CPUSeconds(), u.WallS, u.Cores)
+			}
+		})
+	}
 }
 
 // TestReportIntervalAllThreads: --report-interval's live figures count
 // every worker thread, so the last cumulative tick of a two-thread run is
 // close to the final operation count, not half of it.
 func TestReportIntervalAllThreads(t *testing.T) {
-	dev := testenv.Device(t)
 	var progress strings.Builder
-	c := Defaults()
-	c.Device, c.Workload, c.Size, c.Threads = dev, "write_bw", 4096, 2
-	c.Duration, c.ReportInterval, c.Progress = 3*time.Second, 500*time.Millisecond, &progress
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := Loopback(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	l.ReportInterval, l.Progress = 500*time.Millisecond, &progress
+	s := NewSpec("write_bw")
+	s.Size, s.Threads, s.QPs, s.Duration = 4096, 2, 2, 3*time.Second
+	res := loopback(t, s, l)
 	var lines []string
-	for _, l := range strings.Split(progress.String(), "\n") {
-		if strings.Contains(l, "cumulative:") {
-			lines = append(lines, l)
+	for _, ln := range strings.Split(progress.String(), "\n") {
+		if strings.Contains(ln, "cumulative:") {
+			lines = append(lines, ln)
 		}
 	}
 	if len(lines) < 3 {
@@ -187,7 +266,7 @@ func TestReportIntervalAllThreads(t *testing.T) {
 	ticked := mpps * 1e6 * secs
 	final := float64(res.Ops) * secs / (float64(res.ElapsedNS) / 1e9)
 	t.Logf("last tick: %s; %.0f ops by then, %d ops in %.2f s at the end", last, ticked, res.Ops, float64(res.ElapsedNS)/1e9)
-	if ticked < 0.7*final || ticked > 1.3*final {
+	if math.Abs(ticked-final) > 0.3*final {
 		t.Fatalf("live figures count %.0f ops at %.1f s, the run's rate gives %.0f: a thread is missing", ticked, secs, final)
 	}
 }

@@ -1,32 +1,30 @@
 package workloads
 
-import "strconv"
-
 // peakTracker finds the highest bandwidth over any window of w
 // consecutive signalled completions, from (time, cumulative operations)
 // points, in bounded memory.
 type peakTracker struct {
 	w     int
 	size  int
-	ring  []point
+	ring  []peakPoint
 	n     int
 	bestG float64 // Gb/s
 }
 
-type point struct {
+type peakPoint struct {
 	ns  int64
 	ops uint64
 }
 
 func newPeakTracker(w, size int) peakTracker {
-	return peakTracker{w: w, size: size, ring: make([]point, w+1)}
+	return peakTracker{w: w, size: size, ring: make([]peakPoint, w+1)}
 }
 
 func (p *peakTracker) add(ns int64, ops uint64) {
 	if len(p.ring) == 0 {
 		return
 	}
-	p.ring[p.n%len(p.ring)] = point{ns, ops}
+	p.ring[p.n%len(p.ring)] = peakPoint{ns, ops}
 	p.n++
 	if p.n <= p.w {
 		return
@@ -40,5 +38,3 @@ func (p *peakTracker) add(ns int64, ops uint64) {
 
 // gbps is the peak, or 0 when the run was shorter than one window.
 func (p *peakTracker) gbps() float64 { return p.bestG }
-
-func itoa(i int) string { return strconv.Itoa(i) }

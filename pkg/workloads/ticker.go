@@ -1,29 +1,28 @@
 package workloads
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
-// ticker prints live figures during a run (--report-interval): the engine
+// ticker prints live figures during a run (--report-interval): the loop
 // yields at each tick without draining, the ticker prints, the run goes
-// on. It runs on the first worker; bandwidth figures sum every worker's
-// engine. A nil ticker does nothing.
+// on. It runs on the first worker; bandwidth figures count every worker's
+// operations (liveOps). A nil ticker does nothing.
 type ticker struct {
-	engines []*verbs.Engine
 	t       *report.Ticker
+	liveOps func() uint64
 }
 
-func (s *session) newTicker() *ticker {
-	t := report.NewTicker(s.cfg.ReportInterval, s.cfg.Progress)
+// yielder is a loop that returns at a tick: SetYield arms the next.
+type yielder interface{ SetYield(ns int64) }
+
+func newTicker(l Local, liveOps func() uint64) *ticker {
+	t := report.NewTicker(l.ReportInterval, l.Progress)
 	if t == nil {
 		return nil
 	}
-	tk := &ticker{t: t}
-	for _, wk := range s.node.workers {
-		tk.engines = append(tk.engines, wk.eng)
-	}
-	return tk
+	return &ticker{t: t, liveOps: liveOps}
 }
 
 // share makes the ticker read the run's recorder (duration mode) instead
@@ -35,27 +34,21 @@ func (t *ticker) share(rec *report.LatencyRecorder) {
 }
 
 // start arms the first tick; call it after the warm-up.
-func (t *ticker) start(eng *verbs.Engine) {
+func (t *ticker) start(l yielder) {
 	if t != nil {
-		eng.SetYield(t.t.Start(verbs.Now()))
+		l.SetYield(t.t.Start(engine.Now()))
 	}
 }
 
-func (t *ticker) latency(eng *verbs.Engine, samples []int64, size int) {
+func (t *ticker) latency(l yielder, samples []int64, size int) {
 	if t != nil {
-		eng.SetYield(t.t.Latency(samples, size, verbs.Now()))
+		l.SetYield(t.t.Latency(samples, size, engine.Now()))
 	}
 }
 
-// bandwidth counts the timed operations of every worker (each engine
-// publishes its count; the others may still be warming up, at zero).
-func (t *ticker) bandwidth(eng *verbs.Engine, size int) {
-	if t == nil {
-		return
+// bandwidth reports the timed operations of every worker so far.
+func (t *ticker) bandwidth(l yielder, size int) {
+	if t != nil {
+		l.SetYield(t.t.Ops(t.liveOps(), size, engine.Now()))
 	}
-	ops := uint64(0)
-	for _, e := range t.engines {
-		ops += e.LiveOps()
-	}
-	eng.SetYield(t.t.Ops(ops, size, verbs.Now()))
 }

@@ -1,0 +1,299 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
+	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+)
+
+// udGRH is the Global Routing Header that precedes every UD receive.
+const udGRH = 40
+
+// device is an opened device port: its context, port attributes, GID,
+// protection domain and limits for one transport.
+type device struct {
+	ctx    *verbs.Context
+	port   verbs.PortAttr
+	gid    verbs.GIDEntry
+	pd     *verbs.PD
+	limits DeviceLimits
+}
+
+// rdmaSide is one side's verbs resources: the device, and per worker
+// thread a completion queue and its queue pairs with their memory and
+// engine.
+type rdmaSide struct {
+	*device
+	s      *session
+	inline int               // resolved -I
+	cml    *verbs.CMListener // server with --rdma-cm
+	peer   exchange.Endpoints
+
+	mu sync.Mutex // guards workers against close, for abort
+	ws []*rdmaWorker
+}
+
+// rdmaWorker is what one thread drives: its own CQ and QPs, and its engine.
+type rdmaWorker struct {
+	cq  *verbs.CQ
+	qps []*qpRes
+	eng *engine.Engine
+}
+
+// qpRes is a queue pair with its memory: a local region (source of
+// writes and sends, sink of reads and atomics) and, after it, a target
+// region (where the peer writes, reads or sends).
+type qpRes struct {
+	qp     *verbs.QP
+	buf    *verbs.Buffer
+	mr     *verbs.MR
+	psn    uint32
+	region int
+	ah     *verbs.AH
+	cm     *verbs.CMConn // with --rdma-cm: owns qp
+}
+
+func (q *qpRes) local() []byte  { return q.buf.Bytes()[:q.region] }
+func (q *qpRes) target() []byte { return q.buf.Bytes()[q.region:] }
+
+// openDevice opens l's device and port and reads its limits for
+// transport; with cm, through rdma_cm's device list. On error nothing is
+// left open.
+func openDevice(l Local, transport string, cm bool) (_ *device, err error) {
+	d := &device{}
+	defer func() {
+		if err != nil {
+			d.close()
+		}
+	}()
+	open := verbs.Open
+	if cm {
+		open = verbs.OpenCM
+	}
+	if d.ctx, err = open(l.Device); err != nil {
+		return nil, err
+	}
+	if d.port, err = d.ctx.ActivePort(l.IBPort); err != nil {
+		return nil, err
+	}
+	table, err := d.ctx.GIDTable(l.IBPort)
+	if err != nil {
+		return nil, err
+	}
+	if d.gid, err = verbs.SelectGID(table, l.GIDIndex); err != nil {
+		return nil, fmt.Errorf("%s port %d: %w", d.ctx.Name(), l.IBPort, err)
+	}
+	if cm {
+		if _, err := cmAddress(d.gid.GID, "this side's"); err != nil {
+			return nil, err
+		}
+	}
+	if d.pd, err = d.ctx.NewPD(); err != nil {
+		return nil, err
+	}
+	attr, err := d.ctx.Query()
+	if err != nil {
+		return nil, err
+	}
+	d.limits = DeviceLimits{Name: d.ctx.Name(), MaxQPWR: attr.MaxQPWR, MaxCQE: attr.MaxCQE, MaxMRSize: attr.MaxMRSize,
+		ActiveMTU: int(d.port.ActiveMTU), MaxRdAtom: attr.MaxQPRdAtom, Atomics: attr.Atomic != verbs.AtomicNone,
+		FirmwareVersion: attr.FirmwareVersion}
+	d.limits.MaxInline, err = probeInline(d.ctx, d.pd, transport)
+	return d, err
+}
+
+// describe is the report's description of the device port in use.
+func (d *device) describe(l Local) *report.Device {
+	return &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion, Port: l.IBPort,
+		LinkLayer: d.port.LinkLayer.String(), MTU: l.pathMTU(int(d.port.ActiveMTU)),
+		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index}
+}
+
+func (d *device) close() error {
+	err := errors.Join(d.pd.Close(), d.ctx.Close())
+	d.pd, d.ctx = nil, nil
+	return err
+}
+
+// Probe opens the device of l, checks s (resolved) against it, and
+// describes it with its limits for s's transport: for the defaults and
+// checks a client makes before it connects.
+func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
+	d, err := openDevice(l, s.Transport, s.RDMACM)
+	if err != nil {
+		return nil, DeviceLimits{}, err
+	}
+	defer d.close()
+	return d.describe(l), d.limits, nil
+}
+
+// openRDMA opens the device, checks the run against it, and creates every
+// resource. On error, everything created is released.
+func openRDMA(s *session) (_ side, err error) {
+	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM)
+	if err != nil {
+		return nil, err
+	}
+	n := &rdmaSide{device: d, s: s}
+	defer func() {
+		if err != nil {
+			n.close()
+		}
+	}()
+	if err := CheckDevice(s.spec, s.local, s.w, n.limits); err != nil {
+		return nil, err
+	}
+	n.inline = s.local.Inline
+	if n.inline < 0 {
+		n.inline = 0
+		if s.w.Op == OpWrite || s.w.Op == OpSend {
+			n.inline = n.limits.MaxInline
+		}
+	}
+	if err := n.create(); err != nil {
+		return nil, err
+	}
+	if s.spec.RDMACM && s.role == server {
+		// Listening before the endpoints are exchanged: it is up when
+		// the client dials.
+		if n.cml, err = n.cmListen(); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// probeInline finds the largest inline size the device grants for a
+// transport by creating throw-away queue pairs, as perftest does.
+func probeInline(ctx *verbs.Context, pd *verbs.PD, transport string) (int, error) {
+	cq, err := ctx.NewCQ(4, false)
+	if err != nil {
+		return 0, err
+	}
+	defer cq.Close()
+	qpt, err := verbs.ParseQPType(transport)
+	if err != nil {
+		return 0, err
+	}
+	for size := 1024; size >= 16; size /= 2 {
+		qp, err := pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: cq, RecvCQ: cq, MaxSendWR: 1, MaxRecvWR: 1, MaxInline: size})
+		if err == nil {
+			granted := qp.MaxInline()
+			qp.Close()
+			return max(size, granted), nil
+		}
+	}
+	return 0, nil
+}
+
+// create makes every worker's CQ, and its QPs with their memory.
+func (n *rdmaSide) create() error {
+	spec := n.s.spec
+	grh := 0
+	if spec.Transport == "UD" {
+		grh = udGRH
+	}
+	region := roundUp(spec.Size+grh, 64)
+	qpt, _ := verbs.ParseQPType(spec.Transport)
+	for range spec.threads() {
+		wk := &rdmaWorker{}
+		n.mu.Lock()
+		n.ws = append(n.ws, wk)
+		n.mu.Unlock()
+		var err error
+		if wk.cq, err = n.ctx.NewCQ(spec.cqEntries(), spec.Events); err != nil {
+			return err
+		}
+		for range spec.qpsPerThread() {
+			q := &qpRes{region: region, psn: exchange.RandomPSN()}
+			wk.qps = append(wk.qps, q)
+			if q.buf, err = verbs.NewBuffer(2 * region); err != nil {
+				return err
+			}
+			if q.mr, err = n.pd.RegisterMR(q.buf, n.access()); err != nil {
+				return err
+			}
+			if spec.RDMACM {
+				continue // rdma_cm creates the QP when it connects
+			}
+			q.qp, err = n.pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
+				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func roundUp(n, to int) int { return (n + to - 1) / to * to }
+
+// access is what the peer may do to this side's memory: only what the
+// workload needs.
+func (n *rdmaSide) access() verbs.Access {
+	a := verbs.AccessLocalWrite
+	switch n.s.w.Op {
+	case OpWrite:
+		a |= verbs.AccessRemoteWrite
+	case OpRead:
+		a |= verbs.AccessRemoteRead
+	case OpAtomic:
+		a |= verbs.AccessRemoteAtomic
+		if n.s.spec.Validate {
+			// Validation reads the target back after the run.
+			a |= verbs.AccessRemoteRead
+		}
+	}
+	return a
+}
+
+func (n *rdmaSide) workers() int { return len(n.ws) }
+
+// device describes the device, port and GID in use.
+func (n *rdmaSide) deviceInfo() *report.Device { return n.describe(n.s.local) }
+
+// params adds the resolved device settings to a result's parameters.
+func (n *rdmaSide) params(p *report.Params) {
+	p.Device, p.Port, p.GIDIndex = n.ctx.Name(), n.s.local.IBPort, n.gid.Index
+	p.MTU, p.InlineBytes = n.s.local.pathMTU(int(n.port.ActiveMTU)), n.inline
+}
+
+// close releases everything, engines and QPs first. Safe on a partly
+// opened side and more than once.
+func (n *rdmaSide) close() error {
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	n.mu.Lock()
+	workers := n.ws
+	n.ws = nil
+	n.mu.Unlock()
+	for _, wk := range workers {
+		add(wk.eng.Close())
+		for _, q := range wk.qps {
+			add(q.ah.Close())
+			if q.cm != nil {
+				add(q.cm.Close())
+			} else {
+				add(q.qp.Close())
+			}
+			add(q.mr.Close())
+			add(q.buf.Close())
+		}
+		add(wk.cq.Close())
+	}
+	if n.cml != nil {
+		add(n.cml.Close())
+		n.cml = nil
+	}
+	add(n.device.close())
+	return errors.Join(errs...)
+}

@@ -1,0 +1,193 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Defaults. The bandwidth queue depths and moderation are perftest's
+// (DEF_TX_BW 128, DEF_RX_SEND 512, DEF_CQ_MOD 100). For latency perftest
+// uses a send queue of 1 and signals every operation; rdma-bench gives the
+// write and send ping-pongs a deeper queue and signals one in 32, so the
+// sender reaps a completion only every 32 iterations (READ and atomic
+// latency signal every operation: -Q 1).
+const (
+	defaultLatTxDepth = 64
+	defaultLatRxDepth = 16
+	defaultLatCQMod   = 32
+	defaultBwTxDepth  = 128
+	defaultRxDepth    = 512
+	defaultBwCQMod    = 100
+	defaultLatIters   = 1000
+	defaultBwIters    = 5000
+	defaultTCPBwIters = 50000 // 3.3 GB of 64 KiB messages: about a second on loopback
+	maxWarmupDefault  = 100
+	warmupBytesBudget = 16 << 20
+	maxSize           = 1 << 30
+)
+
+// DeviceLimits are what the local RDMA device allows, for the checks and
+// defaults that depend on it.
+type DeviceLimits struct {
+	Name      string
+	MaxQPWR   int
+	MaxCQE    int
+	MaxMRSize uint64
+	MaxInline int // for the transport at hand
+	ActiveMTU int
+	MaxRdAtom int
+	Atomics   bool
+	// FirmwareVersion is the device's, for the report.
+	FirmwareVersion string
+}
+
+// Resolve checks s and returns a copy with every default filled in, and
+// notes on choices the user may not expect (for stderr). dev, when not
+// nil, describes the local device for the defaults that depend on it (a
+// UD message's size). Resolving a resolved Spec changes nothing: a server
+// resolves its client's Spec to check it.
+func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
+	w, err := Lookup(s.Workload)
+	if err != nil {
+		return s, nil, err
+	}
+	for _, p := range params {
+		if p.isSet(&s) && !p.Applies(w) {
+			return s, nil, fmt.Errorf("%s applies to %s, not %s", p.flagName(), where(p.Applies), w.Name)
+		}
+	}
+	r := s
+	var notes []string
+	note := func(format string, a ...any) { notes = append(notes, fmt.Sprintf(format, a...)) }
+	if r.Transport == "" {
+		r.Transport = w.Transports[0]
+	}
+	if !w.Supports(r.Transport) {
+		return s, nil, fmt.Errorf("%s cannot run over %s: %s supports %s", w.Name, r.Transport, w.Name, strings.Join(w.Transports, ", "))
+	}
+	if r.Iterations != 0 && r.Duration != 0 {
+		return s, nil, errors.New("-n (iterations) and -D (duration) cannot go together: choose one")
+	}
+	if err := r.resolveSize(w, dev, note); err != nil {
+		return s, nil, err
+	}
+	r.resolveCount(w)
+	if w.Family == RDMA {
+		if err := r.resolveRDMA(w, note); err != nil {
+			return s, nil, err
+		}
+	}
+	return r, notes, nil
+}
+
+func (r *Spec) resolveSize(w Workload, dev *DeviceLimits, note func(string, ...any)) error {
+	switch {
+	case w.Op == OpAtomic:
+		if r.Size != 0 && r.Size != 8 {
+			return fmt.Errorf("size %d: atomic operations move exactly 8 bytes", r.Size)
+		}
+		r.Size = 8
+		if r.Atomic == "" {
+			r.Atomic = "fadd"
+		}
+	case r.Size != 0:
+	case r.Transport == "UD" && dev != nil:
+		r.Size = dev.ActiveMTU
+		note("%s over UD with no -s: %d bytes, the port's active MTU (as perftest)", w.Name, r.Size)
+	case w.Latency():
+		r.Size = 2
+	default:
+		r.Size = 65536
+	}
+	if r.Size < 1 || r.Size > maxSize {
+		return fmt.Errorf("size %d: must be 1 byte to 1 GiB", r.Size)
+	}
+	return nil
+}
+
+// resolveCount fills in the iteration count and the warm-up.
+func (r *Spec) resolveCount(w Workload) {
+	if r.Iterations == 0 && r.Duration == 0 {
+		switch {
+		case w.Latency():
+			r.Iterations = defaultLatIters
+		case w.Family == TCP:
+			r.Iterations = defaultTCPBwIters
+		default:
+			r.Iterations = defaultBwIters
+		}
+	}
+	if r.Warmup < 0 {
+		n := maxWarmupDefault
+		if r.Iterations > 0 {
+			n = min(n, max(1, r.Iterations/10))
+		}
+		r.Warmup = min(n, max(1, warmupBytesBudget/r.Size))
+	}
+}
+
+func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
+	if r.Imm && r.Transport == "UD" {
+		return errors.New("--imm needs RC or UC: UD has no RDMA WRITE")
+	}
+	if r.RDMACM && r.Transport == "UD" {
+		return errors.New("--rdma-cm connects RC and UC queue pairs: UD needs no connection")
+	}
+	if w.Latency() && w.Op == OpWrite && r.Events && !r.Imm {
+		// The responder's completion event needs a receive: the only
+		// way to wait for a WRITE's arrival without spinning on memory.
+		r.Imm = true
+		note("write_lat -e: waiting for an event needs a receive completion: RDMA WRITE with immediate (--imm)")
+	}
+	if !w.Latency() {
+		r.QPs, r.Threads, r.PostList = max(r.QPs, 1), max(r.Threads, 1), max(r.PostList, 1)
+	}
+	if r.QPs%r.threads() != 0 {
+		return fmt.Errorf("-q %d --threads %d: the queue pairs must divide evenly among the threads", r.QPs, r.Threads)
+	}
+	if r.TxDepth == 0 {
+		r.TxDepth = defaultBwTxDepth
+		if w.Latency() {
+			r.TxDepth = defaultLatTxDepth
+		}
+	}
+	if r.RxDepth == 0 {
+		r.RxDepth = defaultRxDepth
+		if w.Latency() {
+			r.RxDepth = defaultLatRxDepth
+		}
+	}
+	roundTrip := w.Latency() && !w.pingPong()
+	if roundTrip && r.CQMod > 1 {
+		return fmt.Errorf("-Q %d: %s times each operation to its own completion, so every one is signalled: -Q must be 1", r.CQMod, w.Name)
+	}
+	if r.CQMod == 0 {
+		switch {
+		case roundTrip:
+			r.CQMod = 1
+		case w.Latency():
+			r.CQMod = min(defaultLatCQMod, r.TxDepth)
+		default:
+			r.CQMod = min(defaultBwCQMod, r.TxDepth)
+		}
+	}
+	if r.CQMod > r.TxDepth {
+		return fmt.Errorf("-Q %d: cq moderation must be 1..tx-depth (%d)", r.CQMod, r.TxDepth)
+	}
+	if r.postList() > r.TxDepth {
+		return fmt.Errorf("-l %d: post list must be 1..tx-depth (%d)", r.PostList, r.TxDepth)
+	}
+	return nil
+}
+
+// postList is the work requests per post call (latency: one).
+func (s Spec) postList() int { return max(s.PostList, 1) }
+
+// threads is the number of measuring threads per side.
+func (s Spec) threads() int { return max(s.Threads, 1) }
+
+// qpsPerThread is how many queue pairs each thread drives.
+func (s Spec) qpsPerThread() int { return max(s.QPs, 1) / s.threads() }
+
+func (s Spec) cqEntries() int { return s.qpsPerThread() * (s.TxDepth + s.RxDepth) }

@@ -1,0 +1,243 @@
+package workloads
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func spec(workload string, mod func(*Spec)) Spec {
+	s := NewSpec(workload)
+	mod(&s)
+	return s
+}
+
+func TestResolveRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		s    Spec
+		want string
+	}{
+		{spec("nosuch", func(*Spec) {}), `unknown workload "nosuch"`},
+		{spec("read_bw", func(s *Spec) { s.Transport = "UD" }), "read_bw cannot run over UD"},
+		{spec("atomic_lat", func(s *Spec) { s.Transport = "UC" }), "atomic_lat cannot run over UC"},
+		{spec("tcp_lat", func(s *Spec) { s.Transport = "RC" }), "tcp_lat cannot run over RC"},
+		{spec("write_lat", func(s *Spec) { s.Transport = "TCP" }), "write_lat cannot run over TCP"},
+		{spec("atomic_bw", func(s *Spec) { s.Size = 16 }), "exactly 8 bytes"},
+		{spec("write_bw", func(s *Spec) { s.Atomic = "fadd" }), "-A applies to atomic_lat, atomic_bw, not write_bw"},
+		{spec("write_bw", func(s *Spec) { s.Iterations, s.Duration = 5, time.Second }), "cannot go together"},
+		{spec("tcp_bw", func(s *Spec) { s.Iterations, s.Duration = 5, time.Second }), "cannot go together"},
+		{spec("write_lat", func(s *Spec) { s.Bidir = true }), "-b applies to write_bw, read_bw, send_bw, not write_lat"},
+		{spec("atomic_bw", func(s *Spec) { s.Bidir = true }), "-b applies to"},
+		{spec("send_bw", func(s *Spec) { s.Imm = true }), "--imm applies to write_lat, write_bw"},
+		{spec("write_lat", func(s *Spec) { s.QPs = 2 }), "-q applies to write_bw, read_bw, send_bw, atomic_bw, not write_lat"},
+		{spec("tcp_lat", func(s *Spec) { s.QPs = 2 }), "-q applies to"},
+		{spec("tcp_bw", func(s *Spec) { s.Threads = 2 }), "--threads applies to"},
+		{spec("tcp_bw", func(s *Spec) { s.Bidir = true }), "-b applies to"},
+		{spec("tcp_lat", func(s *Spec) { s.Validate = true }), "--validate applies to"},
+		{spec("tcp_lat", func(s *Spec) { s.TxDepth = 4 }), "-t applies to"},
+		{spec("write_bw", func(s *Spec) { s.QPs, s.Threads = 3, 2 }), "-q 3 --threads 2: the queue pairs must divide evenly"},
+		{spec("write_bw", func(s *Spec) { s.TxDepth, s.CQMod = 10, 20 }), "-Q 20"},
+		{spec("write_bw", func(s *Spec) { s.TxDepth, s.PostList = 10, 20 }), "-l 20"},
+		{spec("read_lat", func(s *Spec) { s.CQMod = 4 }), "-Q must be 1"},
+		{spec("send_bw", func(s *Spec) { s.Transport, s.Imm = "UD", true }), "--imm applies to"},
+		{spec("write_bw", func(s *Spec) { s.Transport, s.RDMACM = "UC", true }), ""},
+		{spec("send_bw", func(s *Spec) { s.Transport, s.RDMACM = "UD", true }), "--rdma-cm connects RC and UC"},
+	} {
+		_, _, err := tc.s.Resolve(nil)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", tc.s, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: Resolve = %v; want an error containing %q", tc.s, err, tc.want)
+		}
+	}
+}
+
+func TestResolveDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		s    Spec
+		dev  *DeviceLimits
+		want Spec
+		note string
+	}{
+		{spec("atomic_lat", func(*Spec) {}), nil,
+			Spec{Workload: "atomic_lat", Transport: "RC", Size: 8, Atomic: "fadd", CQMod: 1, TxDepth: 64, RxDepth: 16, Iterations: 1000, Warmup: 100}, ""},
+		{spec("write_bw", func(*Spec) {}), nil,
+			Spec{Workload: "write_bw", Transport: "RC", Size: 65536, Iterations: 5000, Warmup: 100, TxDepth: 128, RxDepth: 512,
+				CQMod: 100, PostList: 1, QPs: 1, Threads: 1}, ""},
+		// The warm-up stays within 16 MiB of messages.
+		{spec("write_bw", func(s *Spec) { s.Size, s.Duration = 1<<20, time.Second }), nil,
+			Spec{Workload: "write_bw", Transport: "RC", Size: 1 << 20, Duration: time.Second, Warmup: 16, TxDepth: 128,
+				RxDepth: 512, CQMod: 100, PostList: 1, QPs: 1, Threads: 1}, ""},
+		{spec("tcp_bw", func(*Spec) {}), nil,
+			Spec{Workload: "tcp_bw", Transport: "TCP", Size: 65536, Iterations: 50000, Warmup: 100}, ""},
+		{spec("tcp_lat", func(s *Spec) { s.Iterations = 50 }), nil,
+			Spec{Workload: "tcp_lat", Transport: "TCP", Size: 2, Iterations: 50, Warmup: 5}, ""},
+		{spec("send_lat", func(s *Spec) { s.Transport = "UD" }), &DeviceLimits{ActiveMTU: 1024},
+			Spec{Workload: "send_lat", Transport: "UD", Size: 1024, Iterations: 1000, Warmup: 100, TxDepth: 64, RxDepth: 16,
+				CQMod: 32}, "send_lat over UD with no -s: 1024 bytes, the port's active MTU"},
+		{spec("write_lat", func(s *Spec) { s.Events = true }), nil,
+			Spec{Workload: "write_lat", Transport: "RC", Events: true, Imm: true, Size: 2, Iterations: 1000, Warmup: 100,
+				TxDepth: 64, RxDepth: 16, CQMod: 32}, "RDMA WRITE with immediate (--imm)"},
+	} {
+		got, notes, err := tc.s.Resolve(tc.dev)
+		if err != nil {
+			t.Errorf("%+v: %v", tc.s, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("Resolve(%+v)\n got %+v\nwant %+v", tc.s, got, tc.want)
+		}
+		if tc.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tc.note)) {
+			t.Errorf("%s: notes %q, want one with %q", tc.s.Workload, notes, tc.note)
+		}
+		// Resolving is idempotent: a server resolves its client's spec.
+		again, notes, err := got.Resolve(tc.dev)
+		if err != nil || again != got || len(notes) != 0 {
+			t.Errorf("%s resolved twice: %+v, %q, %v", tc.s.Workload, again, notes, err)
+		}
+	}
+}
+
+// TestResolveEveryWorkload: each workload resolves with its defaults, in
+// every transport, and resolving again changes nothing.
+func TestResolveEveryWorkload(t *testing.T) {
+	for _, w := range All() {
+		for _, tr := range w.Transports {
+			s := spec(w.Name, func(s *Spec) { s.Transport = tr })
+			got, _, err := s.Resolve(&DeviceLimits{ActiveMTU: 4096})
+			if err != nil {
+				t.Errorf("%s over %s: %v", w.Name, tr, err)
+				continue
+			}
+			if again, _, err := got.Resolve(nil); err != nil || again != got {
+				t.Errorf("%s over %s resolved twice: %+v, %v", w.Name, tr, again, err)
+			}
+		}
+	}
+}
+
+func TestCheckDevice(t *testing.T) {
+	lim := DeviceLimits{Name: "rxe0", MaxQPWR: 1024, MaxCQE: 4096, MaxMRSize: 1 << 20, MaxInline: 256, ActiveMTU: 1024, MaxRdAtom: 16, Atomics: true}
+	for _, tc := range []struct {
+		s    func(*Spec)
+		l    func(*Local)
+		want string
+	}{
+		{func(s *Spec) { s.Size = 2 << 20 }, nil, "max_mr_size"},
+		{func(s *Spec) { s.TxDepth = 2048 }, nil, "max_qp_wr 1024"},
+		{nil, func(l *Local) { l.Inline = 512 }, "maximum inline size 256"},
+		{nil, func(l *Local) { l.MTU = 4096 }, "above the port's active MTU 1024"},
+		{func(s *Spec) { s.Workload, s.Transport, s.Size = "send_bw", "UD", 2048 }, nil, "fit in one MTU (1024)"},
+		{func(s *Spec) { s.QPs, s.TxDepth, s.RxDepth = 8, 512, 512 }, nil, "max_cqe"},
+		{func(s *Spec) { s.Workload = "read_bw" }, func(l *Local) { l.Inline = 64 }, "carries no payload inline"},
+	} {
+		s, l := NewSpec("write_bw"), DefaultLocal()
+		if tc.s != nil {
+			tc.s(&s)
+		}
+		if tc.l != nil {
+			tc.l(&l)
+		}
+		r, _, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("Resolve: %v", err)
+		}
+		w, _ := Lookup(r.Workload)
+		if err := CheckDevice(r, l, w, lim); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckDevice = %v; want %q", err, tc.want)
+		}
+	}
+	r, _, _ := NewSpec("atomic_bw").Resolve(nil)
+	w, _ := Lookup("atomic_bw")
+	if err := CheckDevice(r, DefaultLocal(), w, DeviceLimits{Name: "x", MaxQPWR: 1024, MaxCQE: 1 << 16, MaxMRSize: 1 << 30, ActiveMTU: 1024}); err == nil || !strings.Contains(err.Error(), "atomic") {
+		t.Errorf("atomics on a device without them: %v", err)
+	}
+}
+
+func TestLocalCheck(t *testing.T) {
+	for _, tc := range []struct {
+		mod  func(*Local)
+		want string
+	}{
+		{func(l *Local) { l.MTU = 1500 }, "--mtu 1500"},
+		{func(l *Local) { l.SL = 16 }, "--sl 16"},
+		{func(l *Local) { l.TClass = 256 }, "--tclass 256"},
+		{func(l *Local) { l.IBPort = 0 }, "-i 0: device port must be 1..255"},
+		{func(l *Local) { l.GIDIndex = -2 }, "-x -2"},
+		{func(l *Local) { l.CPU = -5 }, "--cpu -5"},
+		{func(l *Local) { l.IdleTimeout = 0 }, "--idle-timeout 0s: must be positive"},
+		{func(l *Local) { l.IdleTimeout = -time.Second }, "--idle-timeout -1s"},
+		{func(l *Local) { l.ReportInterval = -time.Second }, "--report-interval -1s"},
+		{func(l *Local) { l.ReportInterval = time.Millisecond }, "must be at least 10ms"},
+	} {
+		l := DefaultLocal()
+		tc.mod(&l)
+		if err := l.Check(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check = %v; want %q", err, tc.want)
+		}
+	}
+	if err := DefaultLocal().Check(); err != nil {
+		t.Error(err)
+	}
+	l := DefaultLocal()
+	l.CPU = 4095
+	if err := l.CheckCPUs(1); err == nil || !strings.Contains(err.Error(), "--cpu 4095: cpu 4095 not among") {
+		t.Errorf("CheckCPUs: %v", err)
+	}
+	l.CPU = 0
+	if err := l.CheckCPUs(1); err != nil {
+		t.Errorf("cpu 0: %v", err)
+	}
+}
+
+func TestPlans(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		mod  func(*Spec)
+		r    role
+		want plan
+	}{
+		{"write_lat", func(*Spec) {}, client, plan{ping: true, halve: true}},
+		{"write_lat", func(*Spec) {}, server, plan{pong: true, halve: true}},
+		{"write_lat", func(s *Spec) { s.Events = true }, server, plan{pong: true, halve: true, postRecvs: true}},
+		{"read_lat", func(*Spec) {}, server, plan{}},
+		{"send_bw", func(*Spec) {}, server, plan{recv: true, postRecvs: true}},
+		{"send_bw", func(s *Spec) { s.Bidir = true }, client, plan{send: true, recv: true, postRecvs: true}},
+		{"write_bw", func(*Spec) {}, server, plan{}},
+		{"write_bw", func(s *Spec) { s.Imm = true }, server, plan{recv: true, postRecvs: true}},
+		{"tcp_lat", func(*Spec) {}, client, plan{ping: true, halve: true, postRecvs: true}},
+		{"tcp_lat", func(*Spec) {}, server, plan{pong: true, halve: true, postRecvs: true}},
+		{"tcp_bw", func(*Spec) {}, client, plan{send: true}},
+		{"tcp_bw", func(*Spec) {}, server, plan{recv: true, postRecvs: true}},
+	} {
+		s, _, err := spec(tc.w, tc.mod).Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := Lookup(tc.w)
+		if got := planFor(w, s, tc.r); got != tc.want {
+			t.Errorf("%s %s: plan %+v, want %+v", tc.w, tc.r, got, tc.want)
+		}
+	}
+}
+
+func TestBaseline(t *testing.T) {
+	for _, w := range All() {
+		b, ok := Baseline(w.Name)
+		if ok != (w.Family == RDMA) {
+			t.Errorf("%s: baseline %q, %t", w.Name, b, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		bw, err := Lookup(b)
+		if err != nil || bw.Family != TCP || bw.Kind != w.Kind {
+			t.Errorf("%s: baseline %s is not a TCP workload of the same kind", w.Name, b)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package workloads
+
+import "time"
+
+// Spec is what a run asks for: the parameters both sides share, sent to
+// the peer in the handshake. Zero values (-1 for Warmup) mean "the
+// default"; [Spec.Resolve] returns a copy with every default filled in,
+// and a resolved Spec is what goes over the wire and into the results.
+// Each field is declared once, in the parameter table (params.go), which
+// gives its key, its flag and the workloads it applies to.
+type Spec struct {
+	Workload  string
+	Transport string // RC, UC, UD; TCP for the TCP baseline
+	// Events waits for completion events (RDMA) or blocks in the kernel
+	// (TCP) instead of busy polling.
+	Events     bool
+	Size       int           // bytes
+	Iterations int           // timed iterations (iteration mode)
+	Duration   time.Duration // timed duration (duration mode)
+	Warmup     int           // untimed iterations first; -1: the default
+	TxDepth    int
+	RxDepth    int
+	CQMod      int // signal one send in CQMod
+	PostList   int // work requests per post call
+	QPs        int
+	Threads    int
+	Bidir      bool
+	Imm        bool   // RDMA WRITE with immediate
+	Atomic     string // fadd or cswap
+	Validate   bool   // pattern the payloads and check them after the run
+	RDMACM     bool   // connect the queue pairs through rdma_cm
+}
+
+// NewSpec returns the Spec of workload with every parameter unset.
+func NewSpec(workload string) Spec { return Spec{Workload: workload, Warmup: -1} }
+
+// Completion names the completion mode as results report it.
+func (s Spec) Completion() string {
+	if s.Events {
+		return "event"
+	}
+	return "poll"
+}
+
+// Mode says how the timed part is bounded, for messages.
+func (s Spec) durationMode() bool { return s.Duration > 0 }

@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -45,7 +46,9 @@ type Clock struct {
 	Source string
 	// Why says how the source was chosen.
 	Why string
-	// SampleNS is the cost of one latency sample (timestamp and store).
+	// SampleNS is the cost of one latency sample (timestamp and store):
+	// the median of sampleBatches batches of sampleBatch samples each, so
+	// that a preemption or a slow first pass does not decide it.
 	SampleNS float64
 }
 
@@ -86,7 +89,7 @@ func SetClock(mode ClockMode) (Clock, error) {
 	if ClockMode(got) == ClockTSC {
 		info.Source = "tsc"
 	}
-	info.SampleNS = SampleCostNS(20000)
+	info.SampleNS = medianSampleCostNS()
 	clock.set, clock.mode, clock.info = true, mode, info
 	return info, nil
 }
@@ -107,6 +110,22 @@ func CurrentClock() Clock {
 // Now reads the measuring clock in nanoseconds (CLOCK_MONOTONIC_RAW's
 // time line, whichever source reads it).
 func Now() int64 { return int64(C.rb_now_ns()) }
+
+// The batches medianSampleCostNS times.
+const (
+	sampleBatches = 31
+	sampleBatch   = 1000
+)
+
+// medianSampleCostNS is the median cost of one sample over several batches.
+func medianSampleCostNS() float64 {
+	costs := make([]float64, sampleBatches)
+	for i := range costs {
+		costs[i] = SampleCostNS(sampleBatch)
+	}
+	slices.Sort(costs)
+	return costs[len(costs)/2]
+}
 
 // SampleCostNS measures the cost in nanoseconds of one latency sample (a
 // timestamp and its store), averaged over n samples.

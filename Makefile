@@ -33,8 +33,9 @@ test: unit integration
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./pkg/exchange
 
+# Arguments for the suite: make bench ARGS="--sizes 64,4K -D 2".
 bench: build
-	scripts/bench.sh
+	scripts/bench.sh $(ARGS)
 
 bench-vs-perftest: build
 	scripts/bench-vs-perftest.sh

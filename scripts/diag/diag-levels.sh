@@ -65,7 +65,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-gcc -O1 -o "$dir/probe" scripts/speed-probe.c
+gcc -O1 -o "$dir/probe" scripts/diag/speed-probe.c
 
 # The guest runs the server in the background and the client in front; the
 # server is stopped whatever the client did.

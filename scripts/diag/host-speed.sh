@@ -37,7 +37,7 @@ command -v gcc >/dev/null || { echo "host-speed: needs gcc" >&2; exit 2; }
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-gcc -O1 -o "$dir/probe" scripts/speed-probe.c
+gcc -O1 -o "$dir/probe" scripts/diag/speed-probe.c
 echo "host-speed: $count blocks of $block M iterations on CPU $cpu: ms/steal-ticks per block"
 taskset -c "$cpu" "$dir/probe" "$block" "$count" | awk '
 	{ printf "%.1f/%s ", $2, $3; ms[NR] = $2 }

@@ -28,7 +28,7 @@
 # Diagnostic, not a gate. Tracing slows every iteration: compare classes and
 # tools within one run of the script, not its lengths with untraced runs.
 #
-# usage: scripts/diag-softirq.sh            (runs in the VM when the host has
+# usage: scripts/diag/diag-softirq.sh            (runs in the VM when the host has
 #                                             no RDMA device)
 # env:   REPS=2 N=20000 BLOCK=1000 W=read_lat S=2 RDMA_DEV (default: first) GID_INDEX
 #        (default 1 in the VM) HOST=127.0.0.1 RDMA_BENCH_BIN
@@ -48,7 +48,7 @@ if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ "${RDMA_BENCH_IN_VM:-}"
 	[ -n "${RDMA_BENCH_BIN:-}" ] || go build -o "$bin" ./cmd/rdma-bench || exit 1
 	vars=(RDMA_BENCH_BIN="$bin")
 	for v in REPS N BLOCK W S RDMA_DEV GID_INDEX HOST; do [ -z "${!v:-}" ] || vars+=("$v=${!v}"); done
-	exec vm/run.sh --timeout 1200 -- env "${vars[@]}" scripts/diag-softirq.sh
+	exec vm/run.sh --timeout 1200 -- env "${vars[@]}" scripts/diag/diag-softirq.sh
 fi
 REPS=${REPS:-2} N=${N:-20000} BLOCK=${BLOCK:-1000} W=${W:-read_lat} S=${S:-2} HOST=${HOST:-127.0.0.1}
 B=${RDMA_BENCH_BIN:-$root/.build/rdma-bench}

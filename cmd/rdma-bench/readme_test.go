@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+)
+
+// readmeCommands are the commands the README shows (in its code blocks,
+// "$ ", "sudo " and trailing comments dropped): rdma-bench with a
+// subcommand, and vm/run.sh.
+func readmeCommands(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cmds []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "    ") {
+			continue
+		}
+		c := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(line), "$ "), "sudo ")
+		if i := strings.Index(c, "  #"); i >= 0 {
+			c = c[:i]
+		}
+		c = strings.TrimSpace(c)
+		f := strings.Fields(c)
+		if len(f) < 2 {
+			continue
+		}
+		// A command names a subcommand; output lines ("rdma-bench devel
+		// (commit ...)") do not.
+		if _, ok := commands[f[1]]; (f[0] == "rdma-bench" && ok) || f[0] == "vm/run.sh" {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds
+}
+
+// TestREADMECommands runs every rdma-bench command the README shows, as
+// the README shows it (a host name becomes this host, with a free port;
+// a network interface becomes a dummy one the test creates). A command
+// the README gains without a case here fails the test.
+func TestREADMECommands(t *testing.T) {
+	cases := map[string]func(t *testing.T, args []string){
+		"rdma-bench devices":                                           runsOK("rxe"),
+		"rdma-bench version":                                           runsOK("rdma-bench "),
+		"rdma-bench server":                                            nil, // with the next one
+		"rdma-bench run write_lat hostA -s 64":                         againstServer(false, "t_typical"),
+		"rdma-bench run write_lat --loopback -s 64":                    runsOK("t_typical(p50)[usec]"),
+		"rdma-bench run write_bw --loopback -a --sweep-max 64K -D 0.2": runsOK("65536"),
+		"rdma-bench server --persistent":                               nil, // with the next one
+		"rdma-bench suite hostA --sizes 64,64K":                        againstServer(true, "p50 ratio"),
+		"rdma-bench suite --loopback --sizes 64,64K":                   runsOK("BW ratio"),
+		"rdma-bench softroce up --netdev eth0":                         softroceUpStatusDown,
+		"rdma-bench softroce status":                                   nil, // in softroce
+		"rdma-bench softroce down rxe0":                                nil, // in softroce
+		"vm/run.sh -- ./rdma-bench devices":                            inVM("rxe"),
+		"vm/run.sh -- ./rdma-bench run write_lat --loopback":           inVM("t_typical"),
+	}
+	shown := readmeCommands(t)
+	if len(shown) == 0 {
+		t.Fatal("found no command in README.md")
+	}
+	for _, c := range shown {
+		if _, ok := cases[c]; !ok {
+			t.Errorf("README.md shows %q, which no test runs: add a case", c)
+		}
+	}
+	testenv.Device(t)
+	for _, c := range shown {
+		if f := cases[c]; f != nil {
+			t.Run(c, func(t *testing.T) { f(t, strings.Fields(c)[1:]) })
+		}
+	}
+}
+
+// runsOK runs the command and wants exit 0 and want on stdout.
+func runsOK(want string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		r := run(t, 5*time.Minute, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("exit %d, want 0 and %q:\n%s\n%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
+}
+
+// againstServer starts `rdma-bench server` (--persistent) on a free port
+// and runs the client command against it, hostA being this host.
+func againstServer(persistent bool, want string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		port := freePort(t)
+		var srvArgs []string
+		if persistent {
+			srvArgs = append(srvArgs, "--persistent")
+		}
+		startServer(t, port, srvArgs...)
+		for i, a := range args {
+			if a == "hostA" {
+				args[i] = "127.0.0.1"
+			}
+		}
+		r := run(t, 5*time.Minute, append(args, "-p", port)...)
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("exit %d, want 0 and %q:\n%s\n%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
+}
+
+// softroceUpStatusDown runs up, status and down on a dummy interface made for the
+// test, with a device name of its own (rxe0 is the one the tests use).
+func softroceUpStatusDown(t *testing.T, _ []string) {
+	if os.Geteuid() != 0 {
+		t.Skip("softroce up and down need root")
+	}
+	netdev, dev := fmt.Sprintf("rbr%d", os.Getpid()%10000), fmt.Sprintf("rxer%d", os.Getpid()%10000)
+	if out, err := exec.Command("ip", "link", "add", netdev, "type", "dummy").CombinedOutput(); err != nil {
+		t.Skipf("no dummy interface: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("ip", "link", "del", netdev).Run() })
+	exec.Command("ip", "link", "set", netdev, "up").Run()
+	if r := run(t, time.Minute, "softroce", "up", "--netdev", netdev, "--name", dev); r.code != 0 {
+		t.Fatalf("softroce up: exit %d: %s", r.code, r.stderr)
+	}
+	if r := run(t, time.Minute, "softroce", "status"); r.code != 0 || !strings.Contains(r.stdout, dev) || !strings.Contains(r.stdout, netdev) {
+		t.Errorf("softroce status: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, time.Minute, "softroce", "down", dev); r.code != 0 {
+		t.Fatalf("softroce down: exit %d: %s", r.code, r.stderr)
+	}
+	if r := run(t, time.Minute, "softroce", "status"); strings.Contains(r.stdout, dev) {
+		t.Errorf("%s still listed after down:\n%s", dev, r.stdout)
+	}
+}
+
+// inVM runs a vm/run.sh command where it makes sense: inside the VM, where
+// vm/run.sh runs the command directly (./rdma-bench being the binary under
+// test); on a host with its own device it would boot a VM beside it.
+func inVM(want string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		if os.Getenv("RDMA_BENCH_IN_VM") == "" {
+			t.Skip("vm/run.sh runs in make test's VM; this host has a device of its own")
+		}
+		for i, a := range args {
+			if a == "./rdma-bench" {
+				args[i] = binary(t)
+			}
+		}
+		cmd := exec.Command(filepath.Join("..", "..", "vm", "run.sh"), args...)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Fatalf("vm/run.sh %s: %v, want %q:\n%s", strings.Join(args, " "), err, want, out)
+		}
+	}
+}

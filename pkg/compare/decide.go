@@ -21,8 +21,9 @@ func decide(r *Row) {
 	case MinPValue(n1, n2) >= alpha:
 		r.Verdict = Inconclusive
 		r.RunsNeeded = max(RecommendedRuns, MinRuns(alpha))
-		r.Reason = fmt.Sprintf("too few runs (%d base, %d new): the Mann-Whitney test cannot reach p < %g "+
-			"with fewer than %d runs per side; %d recommended", n1, n2, alpha, MinRuns(alpha), r.RunsNeeded)
+		r.Reason = fmt.Sprintf("too few runs (%d base, %d new): the smallest p-value the Mann-Whitney test can give "+
+			"is %.3f, not below alpha %g; at least %d runs per side are needed, %d recommended",
+			n1, n2, MinPValue(n1, n2), alpha, MinRuns(alpha), r.RunsNeeded)
 	case sig && (lo > band || hi < -band):
 		r.Verdict = Slower
 		if (lo > band) == r.Metric.HigherIsBetter {

@@ -56,9 +56,10 @@ type GateRow struct {
 	Threshold *Threshold
 	// Message explains the outcome with the figures.
 	Message string
-	// RunsNeeded, for an inconclusive outcome, is the runs per side
-	// recommended or estimated to decide against the threshold.
-	RunsNeeded int
+	// GateRunsNeeded, for an inconclusive outcome, is the runs per side
+	// recommended or estimated to decide against the threshold (the row's
+	// own RunsNeeded is against the noise band).
+	GateRunsNeeded int
 }
 
 // GateResult is the outcome of a gate over every row.
@@ -103,7 +104,7 @@ func gateRow(r Row, th []Threshold) GateRow {
 		fmtInterval(lo, hi), fmtP(r.P), fmtValue(r.Base.Median), fmtValue(r.New.Median), r.Metric.Unit)
 	switch {
 	case MinPValue(r.Base.N, r.New.N) >= r.Options.Alpha:
-		gr.Outcome, gr.RunsNeeded, gr.Message = OutcomeInconclusive, r.RunsNeeded, r.Reason
+		gr.Outcome, gr.GateRunsNeeded, gr.Message = OutcomeInconclusive, r.RunsNeeded, r.Reason
 	case r.P < r.Options.Alpha && beyond:
 		gr.Outcome = OutcomeFail
 		gr.Message = fmt.Sprintf("%s: whole interval beyond threshold %s", figures, t)
@@ -112,13 +113,13 @@ func gateRow(r Row, th []Threshold) GateRow {
 		gr.Message = fmt.Sprintf("%s: whole interval within threshold %s", figures, t)
 	default:
 		gr.Outcome = OutcomeInconclusive
-		gr.RunsNeeded = runsToClear(&r, math.Log1p(edge/100))
+		gr.GateRunsNeeded = runsToClear(&r, math.Log1p(edge/100))
 		why := "interval straddles"
 		if beyond {
 			why = fmt.Sprintf("interval beyond but p not below alpha %g for", r.Options.Alpha)
 		}
 		gr.Message = fmt.Sprintf("%s: %s threshold %s; about %s runs per side would decide (an estimate)",
-			figures, why, t, runsText(gr.RunsNeeded))
+			figures, why, t, runsText(gr.GateRunsNeeded))
 	}
 	return gr
 }

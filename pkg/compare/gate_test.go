@@ -50,14 +50,14 @@ func TestGateMessages(t *testing.T) {
 		t.Errorf("fail message\n got %s\nwant %s", got, want)
 	}
 	msg := g.Rows[1].Message
-	if !strings.Contains(msg, "interval straddles threshold lat.p50>+5%; about ") || g.Rows[1].RunsNeeded <= 10 {
-		t.Errorf("inconclusive message %q, runs %d", msg, g.Rows[1].RunsNeeded)
+	if !strings.Contains(msg, "interval straddles threshold lat.p50>+5%; about ") || g.Rows[1].GateRunsNeeded <= 10 {
+		t.Errorf("inconclusive message %q, runs %d", msg, g.Rows[1].GateRunsNeeded)
 	}
 	// Too few runs: the row's own reason.
 	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{1, 2, 3}, New: []float64{4, 5, 6}})
 	g = Gate([]Row{r}, DefaultThresholds(), false)
-	if gr := g.Rows[0]; gr.Outcome != OutcomeInconclusive || gr.Message != r.Reason || gr.RunsNeeded != 10 {
-		t.Errorf("3 vs 3: %v %q %d", gr.Outcome, gr.Message, gr.RunsNeeded)
+	if gr := g.Rows[0]; gr.Outcome != OutcomeInconclusive || gr.Message != r.Reason || gr.GateRunsNeeded != 10 {
+		t.Errorf("3 vs 3: %v %q %d", gr.Outcome, gr.Message, gr.GateRunsNeeded)
 	}
 }
 

@@ -8,10 +8,10 @@ import (
 )
 
 // DefaultNoiseBandPct is the default half-width, in percent, of the band
-// around zero inside which a change is treated as noise. 2% is twice
-// criterion's 1% default: rdma-bench's CI gate runs soft-RoCE on shared
-// virtual machines, where repeating a run on the same build routinely
-// moves medians by about 1%.
+// around zero inside which a change is treated as noise. It is twice
+// criterion's 1% default, a judgement for rdma-bench's main CI use (soft-RoCE
+// on shared virtual machines, noisier than dedicated hardware), not a
+// measured figure; callers on quieter fabrics can lower it in [Options].
 const DefaultNoiseBandPct = 2.0
 
 // RecommendedRuns is the number of repetitions per side we recommend when

@@ -133,9 +133,9 @@ func toJSONRow(g GateRow) jsonRow {
 		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
 		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
 		ChangeConfidence: g.ChangeConfidence, HodgesLehmannPct: g.ShiftPct, PValue: g.P,
-		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.Row.RunsNeeded,
+		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded,
 		Warnings: append([]string{}, g.Warnings...),
-		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.RunsNeeded},
+		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded},
 	}
 	if g.Threshold != nil {
 		s := g.Threshold.String()

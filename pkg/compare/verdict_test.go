@@ -95,7 +95,8 @@ func TestVerdictInconclusiveNoisy(t *testing.T) {
 func TestVerdictTooFewRuns(t *testing.T) {
 	// Even a 50% slowdown cannot be significant with 3 runs per side.
 	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2}, New: []float64{15, 15.1, 15.2}})
-	want := "too few runs (3 base, 3 new): the Mann-Whitney test cannot reach p < 0.05 with fewer than 4 runs per side; 10 recommended"
+	want := "too few runs (3 base, 3 new): the smallest p-value the Mann-Whitney test can give is 0.100, " +
+		"not below alpha 0.05; at least 4 runs per side are needed, 10 recommended"
 	if r.Verdict != Inconclusive || r.Reason != want || r.RunsNeeded != 10 {
 		t.Fatalf("got %v, %d runs: %q", r.Verdict, r.RunsNeeded, r.Reason)
 	}

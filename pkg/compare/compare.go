@@ -69,9 +69,21 @@ type Row struct {
 }
 
 // Compare summarises both sides of s, tests the difference and gives the
-// verdict (see [Verdict] and the package documentation). Bad input (an
-// empty side, a NaN, infinite, zero or negative value) is an error naming
-// the point, the metric and the side.
+// verdict. With lo and hi the bounds of the change's interval and B the
+// noise band, in percent:
+//
+//   - Inconclusive, "too few runs", when the U test cannot give p < Alpha
+//     at all with these sample sizes ([MinPValue]); RunsNeeded is
+//     [RecommendedRuns];
+//   - Slower or Faster when p < Alpha and lo > B or hi < -B, read through
+//     the metric's direction;
+//   - Same when -B <= lo and hi <= B, significant or not;
+//   - Inconclusive otherwise, with RunsNeeded estimated from the interval's
+//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre.
+//
+// Bad input (an empty side, a NaN, infinite, zero or negative value; the
+// change is a ratio, so values must be positive) is an error naming the
+// point, the metric and the side.
 func Compare(s Series, o Options) (Row, error) {
 	if err := o.Validate(); err != nil {
 		return Row{}, fmt.Errorf("point %q, metric %s: %w", s.Point, s.Metric.Name, err)

@@ -103,6 +103,13 @@ func TestVerdictTooFewRuns(t *testing.T) {
 	if !math.IsInf(r.ChangeLoPct, -1) || !math.IsInf(r.ChangeHiPct, 1) || math.Abs(r.P-0.1) > 1e-12 {
 		t.Errorf("interval %s p=%v, want unbounded and 0.1", fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.P)
 	}
+	// A single run per side, equal or not, is too few but not an error.
+	for _, nw := range []float64{10, 12} {
+		r = mustCompare(t, Series{Point: "x", Metric: BW, Base: []float64{10}, New: []float64{nw}})
+		if r.Verdict != Inconclusive || !strings.HasPrefix(r.Reason, "too few runs (1 base, 1 new)") {
+			t.Errorf("1 vs 1 (%v): %v: %s", nw, r.Verdict, r.Reason)
+		}
+	}
 	// 4 per side can decide a clear change.
 	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2, 10.3}, New: []float64{15, 15.1, 15.2, 15.3}})
 	if r.Verdict != Slower {

@@ -4,9 +4,11 @@ go 1.26.8
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/spf13/pflag v1.0.10
-	golang.org/x/sys v0.30.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	golang.org/x/sys v0.48.0
 )
 
 require (

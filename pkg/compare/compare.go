@@ -1,0 +1,147 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// Series holds one benchmark point and metric: the value of every
+// repetition on each side.
+type Series struct {
+	// Point labels the benchmark point, such as "write_lat RC poll 64 B".
+	Point string
+	// Metric is the quantity compared.
+	Metric Metric
+	// Base and New are the per-repetition values of each side, in the
+	// metric's unit. They must be positive and finite.
+	Base, New []float64
+}
+
+// Side summarises one side of a comparison as benchstat does.
+type Side struct {
+	// Median is the sample median, in the metric's unit.
+	Median float64
+	// Lo and Hi bound the distribution-free confidence interval of the
+	// median (benchmath's); they are -Inf or +Inf when the sample is too
+	// small for the level (fewer than 6 values at 95%).
+	Lo, Hi float64
+	// Confidence is the interval's actual coverage, at least the level
+	// asked for.
+	Confidence float64
+	// N is the number of values.
+	N int
+}
+
+// Row is the evidence and verdict for one point and metric.
+type Row struct {
+	// Point and Metric identify the row.
+	Point  string
+	Metric Metric
+	// Base and New summarise each side.
+	Base, New Side
+	// ChangePct is the change of the median in percent of the base median,
+	// (new/base - 1) x 100, as benchstat prints it.
+	ChangePct float64
+	// ChangeLoPct and ChangeHiPct bound the confidence interval of the
+	// change (see [ShiftInterval]); infinite when the sample is too small.
+	ChangeLoPct, ChangeHiPct float64
+	// ChangeConfidence is that interval's actual coverage.
+	ChangeConfidence float64
+	// ShiftPct is the Hodges-Lehmann estimate of the change, the centre of
+	// the interval. It is usually close to ChangePct.
+	ShiftPct float64
+	// P is the two-sided Mann-Whitney U test's p-value (benchmath's).
+	P float64
+	// Options are the settings the row was computed with.
+	Options Options
+	// Verdict is the outcome; Reason explains it in one sentence.
+	Verdict Verdict
+	Reason  string
+	// RunsNeeded, for an Inconclusive row, is the number of runs per side
+	// recommended or estimated to decide; 0 otherwise.
+	RunsNeeded int
+	// Warnings are benchmath's warnings about the samples, such as
+	// "need >= 6 samples for confidence interval at level 0.95".
+	Warnings []string
+}
+
+// Compare summarises both sides of s, tests the difference and gives the
+// verdict. With lo and hi the bounds of the change's interval and B the
+// noise band, in percent:
+//
+//   - Inconclusive, "too few runs", when the U test cannot give p < Alpha
+//     at all with these sample sizes ([MinPValue]); RunsNeeded is
+//     [RecommendedRuns];
+//   - Slower or Faster when p < Alpha and lo > B or hi < -B, read through
+//     the metric's direction;
+//   - Same when -B <= lo and hi <= B, significant or not;
+//   - Inconclusive otherwise, with RunsNeeded estimated from the interval's
+//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre.
+//
+// Bad input (an empty side, a NaN, infinite, zero or negative value; the
+// change is a ratio, so values must be positive) is an error naming the
+// point, the metric and the side.
+func Compare(s Series, o Options) (Row, error) {
+	if err := o.Validate(); err != nil {
+		return Row{}, fmt.Errorf("point %q, metric %s: %w", s.Point, s.Metric.Name, err)
+	}
+	if err := s.validate(); err != nil {
+		return Row{}, err
+	}
+	th := &benchmath.Thresholds{CompareAlpha: o.Alpha}
+	// NewSample sorts in place: give it copies.
+	base := benchmath.NewSample(slices.Clone(s.Base), th)
+	nw := benchmath.NewSample(slices.Clone(s.New), th)
+	row := Row{Point: s.Point, Metric: s.Metric, Options: o}
+	var warn []error
+	row.Base, warn = summarise(base, o.Confidence, warn)
+	row.New, warn = summarise(nw, o.Confidence, warn)
+	cmp := benchmath.AssumeNothing.Compare(base, nw)
+	row.P = cmp.P
+	warn = append(warn, cmp.Warnings...)
+	for _, w := range warn {
+		if !slices.Contains(row.Warnings, w.Error()) {
+			row.Warnings = append(row.Warnings, w.Error())
+		}
+	}
+	row.ChangePct = (row.New.Median/row.Base.Median - 1) * 100
+	sh, err := ShiftInterval(base.Values, nw.Values, o.Confidence)
+	if err != nil {
+		return Row{}, fmt.Errorf("point %q, metric %s: %w", s.Point, s.Metric.Name, err)
+	}
+	row.ChangeLoPct, row.ChangeHiPct = sh.LoPct, sh.HiPct
+	row.ChangeConfidence, row.ShiftPct = sh.Confidence, sh.EstimatePct
+	decide(&row)
+	return row, nil
+}
+
+func summarise(s *benchmath.Sample, confidence float64, warn []error) (Side, []error) {
+	sum := benchmath.AssumeNothing.Summary(s, confidence)
+	side := Side{Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence, N: len(s.Values)}
+	return side, append(warn, sum.Warnings...)
+}
+
+// validate checks that both sides hold positive finite values.
+func (s Series) validate() error {
+	if s.Metric.Name == "" {
+		return fmt.Errorf("point %q: metric has no name", s.Point)
+	}
+	for _, side := range []struct {
+		name string
+		v    []float64
+	}{{"base", s.Base}, {"new", s.New}} {
+		if len(side.v) == 0 {
+			return fmt.Errorf("point %q, metric %s: %s side has no values", s.Point, s.Metric.Name, side.name)
+		}
+		for i, x := range side.v {
+			if !(x > 0) || math.IsInf(x, 1) {
+				return fmt.Errorf("point %q, metric %s: %s value %d of %d is %v: want a positive finite number",
+					s.Point, s.Metric.Name, side.name, i+1, len(side.v), x)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+)
+
+// maxRunsEstimate caps the runs-needed estimate: beyond it the change sits
+// so close to the edge that more runs are not a practical answer.
+const maxRunsEstimate = 1000
+
+// decide sets the row's verdict, reason and runs needed from its figures.
+func decide(r *Row) {
+	band, alpha := r.Options.NoiseBandPct, r.Options.Alpha
+	lo, hi := r.ChangeLoPct, r.ChangeHiPct
+	iv := fmt.Sprintf("the change's %s interval %s", confLabel(r.Options.Confidence), fmtInterval(lo, hi))
+	bandText := fmt.Sprintf("the +/-%g%% noise band", band)
+	n1, n2 := r.Base.N, r.New.N
+	sig := r.P < alpha
+	switch {
+	case MinPValue(n1, n2) >= alpha:
+		r.Verdict = Inconclusive
+		r.RunsNeeded = max(RecommendedRuns, MinRuns(alpha))
+		r.Reason = fmt.Sprintf("too few runs (%d base, %d new): the smallest p-value the Mann-Whitney test can give "+
+			"is %.3f, not below alpha %g; at least %d runs per side are needed, %d recommended",
+			n1, n2, MinPValue(n1, n2), alpha, MinRuns(alpha), r.RunsNeeded)
+	case sig && (lo > band || hi < -band):
+		r.Verdict = Slower
+		if (lo > band) == r.Metric.HigherIsBetter {
+			r.Verdict = Faster
+		}
+		r.Reason = fmt.Sprintf("%s and %s lies outside %s", fmtP(r.P), iv, bandText)
+	case lo >= -band && hi <= band:
+		r.Verdict = Same
+		r.Reason = fmt.Sprintf("%s lies inside %s (%s)", iv, bandText, fmtP(r.P))
+	default:
+		r.Verdict = Inconclusive
+		shift := math.Log1p(r.ShiftPct / 100)
+		up, down := math.Log1p(band/100), math.Log1p(-band/100)
+		var n int
+		switch {
+		case shift > up:
+			n = runsToClear(r, up)
+		case shift < down:
+			n = runsToClear(r, down)
+		default:
+			n = max(runsToClear(r, up), runsToClear(r, down))
+		}
+		r.RunsNeeded = n
+		if lo > band || hi < -band {
+			r.Reason = fmt.Sprintf("%s lies outside %s but %s is not below alpha %g (ties among the values); "+
+				"try %s runs per side", iv, bandText, fmtP(r.P), alpha, runsText(n))
+		} else {
+			r.Reason = fmt.Sprintf("%s straddles an edge of %s (%s); about %s runs per side would narrow it enough "+
+				"(an estimate: the interval's width taken to shrink as 1/sqrt(runs))", iv, bandText, fmtP(r.P), runsText(n))
+		}
+	}
+}
+
+// runsToClear estimates the runs per side with which the row's change
+// interval would lie wholly on one side of edge (a log ratio), assuming the
+// interval keeps its centre and its width shrinks as sqrt(1/n1 + 1/n2). The
+// result is at least one more than the larger side and at most
+// maxRunsEstimate.
+func runsToClear(r *Row, edge float64) int {
+	least := max(r.Base.N, r.New.N) + 1
+	shift := math.Log1p(r.ShiftPct / 100)
+	lo, hi := math.Log1p(r.ChangeLoPct/100), math.Log1p(r.ChangeHiPct/100)
+	half := hi - shift // the half that faces the edge
+	if shift > edge {
+		half = shift - lo
+	}
+	gap := math.Abs(shift - edge)
+	if math.IsInf(half, 0) || math.IsNaN(half) || gap == 0 {
+		return maxRunsEstimate
+	}
+	if half <= gap {
+		return least
+	}
+	s := gap / half
+	// Equal runs n per side give the same width as (n1, n2) when
+	// 2/n = 1/n1 + 1/n2.
+	neff := 2 / (1/float64(r.Base.N) + 1/float64(r.New.N))
+	n := math.Ceil(neff / (s * s))
+	if n > maxRunsEstimate {
+		return maxRunsEstimate
+	}
+	return max(least, int(n))
+}
+
+// runsText says a run count, "more than 1000" at the cap.
+func runsText(n int) string {
+	if n >= maxRunsEstimate {
+		return fmt.Sprintf("%d or more", maxRunsEstimate)
+	}
+	return fmt.Sprint(n)
+}
+
+// confLabel formats a confidence level as a percentage, "95%".
+func confLabel(c float64) string {
+	return fmt.Sprintf("%g%%", math.Round(c*1e6)/1e4)
+}

@@ -1,0 +1,158 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+)
+
+type jsonReport struct {
+	Title      string          `json:"title"`
+	BaseLabel  string          `json:"base_label"`
+	NewLabel   string          `json:"new_label"`
+	MetaDiff   []jsonMeta      `json:"meta_diff"`
+	Settings   *jsonSettings   `json:"settings"`
+	Thresholds []jsonThreshold `json:"thresholds"`
+	Gate       jsonGate        `json:"gate"`
+	Verdicts   jsonVerdicts    `json:"verdicts"`
+	Rows       []jsonRow       `json:"rows"`
+}
+
+type jsonMeta struct {
+	Field string `json:"field"`
+	Base  string `json:"base"`
+	New   string `json:"new"`
+}
+
+type jsonSettings struct {
+	Confidence   float64 `json:"confidence"`
+	Alpha        float64 `json:"alpha"`
+	NoiseBandPct float64 `json:"noise_band_pct"`
+}
+
+type jsonThreshold struct {
+	Spec    string  `json:"spec"`
+	Metric  string  `json:"metric"`
+	EdgePct float64 `json:"edge_pct"`
+}
+
+type jsonGate struct {
+	Status       string `json:"status"`
+	ExitCode     int    `json:"exit_code"`
+	Strict       bool   `json:"strict"`
+	Pass         int    `json:"pass"`
+	Fail         int    `json:"fail"`
+	Inconclusive int    `json:"inconclusive"`
+	NotGated     int    `json:"not_gated"`
+}
+
+type jsonVerdicts struct {
+	Slower       int `json:"slower"`
+	Faster       int `json:"faster"`
+	Same         int `json:"same"`
+	Inconclusive int `json:"inconclusive"`
+}
+
+type jsonSide struct {
+	Median       float64  `json:"median"`
+	CILo         *float64 `json:"ci_lo"`
+	CIHi         *float64 `json:"ci_hi"`
+	CIConfidence float64  `json:"ci_confidence"`
+	N            int      `json:"n"`
+}
+
+type jsonRow struct {
+	Point            string      `json:"point"`
+	Metric           string      `json:"metric"`
+	Unit             string      `json:"unit"`
+	HigherIsBetter   bool        `json:"higher_is_better"`
+	Base             jsonSide    `json:"base"`
+	New              jsonSide    `json:"new"`
+	ChangePct        float64     `json:"change_pct"`
+	ChangeLoPct      *float64    `json:"change_ci_lo_pct"`
+	ChangeHiPct      *float64    `json:"change_ci_hi_pct"`
+	ChangeConfidence float64     `json:"change_ci_confidence"`
+	HodgesLehmannPct float64     `json:"hodges_lehmann_pct"`
+	PValue           float64     `json:"p_value"`
+	Verdict          string      `json:"verdict"`
+	Reason           string      `json:"reason"`
+	RunsNeeded       int         `json:"runs_needed"`
+	Warnings         []string    `json:"warnings"`
+	Gate             jsonRowGate `json:"gate"`
+}
+
+type jsonRowGate struct {
+	Outcome    string  `json:"outcome"`
+	Threshold  *string `json:"threshold"`
+	Message    string  `json:"message"`
+	RunsNeeded int     `json:"runs_needed"`
+}
+
+// WriteJSON writes the report as one indented JSON object with stable keys:
+// title, base_label, new_label, meta_diff (the differing metadata),
+// settings, thresholds, gate (status, exit_code and counts), verdicts
+// (counts) and rows, in input order. A row's medians and their interval
+// bounds (base.median, base.ci_lo, ...) are in the unit its "unit" key
+// names; keys ending in _pct are percentages of the base. An unbounded
+// interval end is null.
+func WriteJSON(w io.Writer, r Report) error {
+	g, v := r.Gate.Counts(), r.Verdicts()
+	doc := jsonReport{
+		Title: r.Title, BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,
+		MetaDiff: []jsonMeta{}, Thresholds: []jsonThreshold{}, Rows: []jsonRow{},
+		Gate: jsonGate{Status: r.Gate.Status(), ExitCode: r.Gate.ExitCode(), Strict: r.Gate.Strict,
+			Pass: g.Pass, Fail: g.Fail, Inconclusive: g.Inconclusive, NotGated: g.NotGated},
+		Verdicts: jsonVerdicts{Slower: v.Slower, Faster: v.Faster, Same: v.Same, Inconclusive: v.Inconclusive},
+	}
+	for _, m := range r.Meta {
+		doc.MetaDiff = append(doc.MetaDiff, jsonMeta(m))
+	}
+	for _, t := range r.Gate.Thresholds {
+		doc.Thresholds = append(doc.Thresholds, jsonThreshold{Spec: t.String(), Metric: t.Metric.Name, EdgePct: t.EdgePct()})
+	}
+	for _, gr := range r.Gate.Rows {
+		if doc.Settings == nil {
+			o := gr.Options
+			doc.Settings = &jsonSettings{Confidence: o.Confidence, Alpha: o.Alpha, NoiseBandPct: o.NoiseBandPct}
+		}
+		doc.Rows = append(doc.Rows, toJSONRow(gr))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	return nil
+}
+
+func toJSONRow(g GateRow) jsonRow {
+	row := jsonRow{
+		Point: g.Point, Metric: g.Metric.Name, Unit: g.Metric.Unit, HigherIsBetter: g.Metric.HigherIsBetter,
+		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
+		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
+		ChangeConfidence: g.ChangeConfidence, HodgesLehmannPct: g.ShiftPct, PValue: g.P,
+		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded,
+		Warnings: append([]string{}, g.Warnings...),
+		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded},
+	}
+	if g.Threshold != nil {
+		s := g.Threshold.String()
+		row.Gate.Threshold = &s
+	}
+	return row
+}
+
+func toJSONSide(s Side) jsonSide {
+	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N}
+}
+
+// finite returns a pointer to x, or nil (JSON null) when x is infinite or
+// NaN, which JSON cannot carry.
+func finite(x float64) *float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}

@@ -1,0 +1,68 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown, for
+// $GITHUB_STEP_SUMMARY: the title, the summary line with counts, the sides,
+// a table of the metadata that differs, the settings, a table of every
+// point and metric (regressions first) and notes on the rows that need
+// attention. Cell text is escaped so every table row has the same columns.
+func WriteMarkdown(w io.Writer, r Report) error {
+	ew := &errWriter{w: w}
+	title := r.Title
+	if title == "" {
+		title = "Comparison"
+	}
+	ew.printf("### %s\n\n", md(title))
+	head, tail := r.summary()
+	ew.printf("**%s**: %s\n\n", md(head), md(tail))
+	ew.printf("Base: %s; new: %s.\n\n", md(orDash(r.BaseLabel)), md(orDash(r.NewLabel)))
+	if len(r.Meta) > 0 {
+		ew.printf("| differs | base | new |\n| --- | --- | --- |\n")
+		for _, m := range r.Meta {
+			ew.printf("| %s | %s | %s |\n", md(m.Field), md(orDash(m.Base)), md(orDash(m.New)))
+		}
+		ew.printf("\n")
+	}
+	ew.printf("_%s_\n\n", md(r.settings()))
+	rows := r.ordered()
+	if len(rows) > 0 {
+		ew.printf("| point | metric | base median [CI] n | new median [CI] n | change [CI] | p | verdict | gate |\n")
+		ew.printf("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n")
+		for _, g := range rows {
+			verdict := g.Verdict.String()
+			if g.Verdict == Slower || g.Outcome == OutcomeFail {
+				verdict = "**" + verdict + "**"
+			}
+			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(g.Point), md(g.Metric.Name+" ("+g.Metric.Unit+")"),
+				md(sideCell(g.Base)), md(sideCell(g.New)), md(changeCell(g.Row)), md(fmtP(g.P)), verdict, md(gateCell(g)))
+		}
+		ew.printf("\n")
+	}
+	first := true
+	for _, g := range rows {
+		if n := note(g); n != "" {
+			if first {
+				ew.printf("Notes:\n\n")
+				first = false
+			}
+			ew.printf("- %s, %s: %s\n", md(g.Point), md(g.Metric.Name), md(n))
+		}
+	}
+	if ew.err != nil {
+		return fmt.Errorf("write markdown: %w", ew.err)
+	}
+	return nil
+}
+
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "|", `\|`, "*", `\*`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
+
+// md escapes text for a Markdown table cell or paragraph.
+func md(s string) string {
+	return mdEscaper.Replace(s)
+}

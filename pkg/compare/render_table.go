@@ -1,0 +1,113 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// ANSI colours for the table; used only when the caller asks.
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiReset  = "\x1b[0m"
+)
+
+// WriteTable writes the report as plain text for a terminal: the title,
+// the sides, the differing metadata, the settings, one table row per point
+// and metric (regressions first), notes on the rows that need attention and
+// the summary line. Text is ASCII; with colour, verdicts and outcomes are
+// coloured with ANSI escapes (red slower/fail, green faster/pass, yellow
+// inconclusive).
+func WriteTable(w io.Writer, r Report, colour bool) error {
+	ew := &errWriter{w: w}
+	if r.Title != "" {
+		ew.printf("%s\n", r.Title)
+	}
+	ew.printf("base: %s\nnew:  %s\n", orDash(r.BaseLabel), orDash(r.NewLabel))
+	if len(r.Meta) > 0 {
+		ew.printf("differs:\n")
+		for _, m := range r.Meta {
+			ew.printf("  %s: %s -> %s\n", m.Field, orDash(m.Base), orDash(m.New))
+		}
+	}
+	ew.printf("%s\n\n", r.settings())
+	if ew.err != nil {
+		return fmt.Errorf("write table: %w", ew.err)
+	}
+	rows := r.ordered()
+	if len(rows) > 0 {
+		if err := tableRows(w, rows, colour); err != nil {
+			return fmt.Errorf("write table: %w", err)
+		}
+		ew.printf("\n")
+	}
+	for _, g := range rows {
+		if n := note(g); n != "" {
+			ew.printf("%s %s: %s\n", g.Point, g.Metric.Name, n)
+		}
+	}
+	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.summaryLine()))
+	if ew.err != nil {
+		return fmt.Errorf("write table: %w", ew.err)
+	}
+	return nil
+}
+
+func tableRows(w io.Writer, rows []GateRow, colour bool) error {
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+	)
+	tbl.Header("point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate")
+	for _, g := range rows {
+		cells := []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
+			changeCell(g.Row), fmtP(g.P), paint(colour, g.Verdict.String(), g.Verdict.String()),
+			paint(colour, g.Outcome.String(), gateCell(g))}
+		if err := tbl.Append(cells); err != nil {
+			return err
+		}
+	}
+	return tbl.Render()
+}
+
+// paint colours text by the verdict or outcome name key, when colour is on.
+func paint(colour bool, key, text string) string {
+	if !colour {
+		return text
+	}
+	switch key {
+	case "slower", "fail":
+		return ansiRed + text + ansiReset
+	case "faster", "pass":
+		return ansiGreen + text + ansiReset
+	case "inconclusive":
+		return ansiYellow + text + ansiReset
+	}
+	return text
+}
+
+// errWriter keeps the first write error so a renderer can check once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,169 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// MetaDiff is one field of run metadata that differs between the sides,
+// such as the firmware version, driver, kernel, rdma-core or rdma-bench
+// version, device, host, link, MTU or a parameter.
+type MetaDiff struct {
+	Field, Base, New string
+}
+
+// Report is everything a renderer shows: the gate's rows (each with its
+// comparison) and thresholds, the sides' labels, and the metadata that
+// differs between them, which every format shows first.
+type Report struct {
+	// Title heads the report, such as "rdma-bench compare".
+	Title string
+	// BaseLabel and NewLabel name the sides, such as file names or builds.
+	BaseLabel, NewLabel string
+	// Meta lists only the metadata fields that differ.
+	Meta []MetaDiff
+	// Gate holds the rows, the thresholds and the outcome; build it with
+	// [Gate] (with no thresholds every row is "not gated").
+	Gate GateResult
+}
+
+// Renderer writes a report in one format.
+type Renderer func(w io.Writer, r Report) error
+
+// Formats lists the names [RendererFor] accepts.
+var Formats = []string{"table", "markdown", "json", "junit"}
+
+// RendererFor returns the renderer of a format named in [Formats]. colour
+// applies to "table" only; the caller decides it, for instance from
+// whether standard output is a terminal.
+func RendererFor(format string, colour bool) (Renderer, error) {
+	switch format {
+	case "table":
+		return func(w io.Writer, r Report) error { return WriteTable(w, r, colour) }, nil
+	case "markdown":
+		return WriteMarkdown, nil
+	case "json":
+		return WriteJSON, nil
+	case "junit":
+		return WriteJUnit, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// VerdictCounts counts the rows of each verdict.
+type VerdictCounts struct {
+	Slower, Faster, Same, Inconclusive int
+}
+
+// Verdicts counts the report's rows by verdict.
+func (r Report) Verdicts() VerdictCounts {
+	var c VerdictCounts
+	for _, g := range r.Gate.Rows {
+		switch g.Verdict {
+		case Slower:
+			c.Slower++
+		case Faster:
+			c.Faster++
+		case Same:
+			c.Same++
+		default:
+			c.Inconclusive++
+		}
+	}
+	return c
+}
+
+// ordered returns the rows for people: gate failures first, then slower,
+// inconclusive (by verdict or at the gate), faster and same; the input
+// order within each group.
+func (r Report) ordered() []GateRow {
+	rank := func(g GateRow) int {
+		switch {
+		case g.Outcome == OutcomeFail:
+			return 0
+		case g.Verdict == Slower:
+			return 1
+		case g.Verdict == Inconclusive || g.Outcome == OutcomeInconclusive:
+			return 2
+		case g.Verdict == Faster:
+			return 3
+		}
+		return 4
+	}
+	rows := slices.Clone(r.Gate.Rows)
+	slices.SortStableFunc(rows, func(a, b GateRow) int { return rank(a) - rank(b) })
+	return rows
+}
+
+// summary is the one-line result, the same in every format: the gate's
+// status and exit code (head), then the counts (tail).
+func (r Report) summary() (head, tail string) {
+	g, v := r.Gate.Counts(), r.Verdicts()
+	head = fmt.Sprintf("gate %s (exit %d)", r.Gate.Status(), r.Gate.ExitCode())
+	if r.Gate.Strict {
+		head += ", strict"
+	}
+	tail = fmt.Sprintf("%d of %d gated beyond threshold, %d inconclusive; verdicts: %d slower, %d faster, %d same, "+
+		"%d inconclusive of %d comparisons", g.Fail, g.Pass+g.Fail+g.Inconclusive, g.Inconclusive,
+		v.Slower, v.Faster, v.Same, v.Inconclusive, len(r.Gate.Rows))
+	return head, tail
+}
+
+func (r Report) summaryLine() string {
+	head, tail := r.summary()
+	return head + ": " + tail
+}
+
+// settings describes the statistics and thresholds in one line.
+func (r Report) settings() string {
+	var parts []string
+	if len(r.Gate.Rows) > 0 {
+		o := r.Gate.Rows[0].Options
+		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
+			"noise band +/-%g%%, change interval: Hodges-Lehmann on log ratios", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
+	}
+	th := "none"
+	if len(r.Gate.Thresholds) > 0 {
+		names := make([]string, len(r.Gate.Thresholds))
+		for i, t := range r.Gate.Thresholds {
+			names[i] = t.String()
+		}
+		th = strings.Join(names, ", ")
+	}
+	return strings.Join(append(parts, "thresholds: "+th), "; ")
+}
+
+// note returns what a reader should know about a row beyond its cells,
+// starting with the outcome or verdict, or "" when the row is
+// unremarkable (same, or faster and passing).
+func note(g GateRow) string {
+	switch {
+	case g.Outcome == OutcomeFail || g.Outcome == OutcomeInconclusive:
+		return g.Outcome.String() + ": " + g.Message
+	case (g.Verdict == Inconclusive || g.Verdict == Slower) && g.Threshold != nil:
+		return g.Verdict.String() + " but within " + g.Threshold.String() + ": " + g.Reason
+	case g.Verdict == Inconclusive || g.Verdict == Slower:
+		return g.Verdict.String() + " (not gated): " + g.Reason
+	}
+	return ""
+}
+
+// sideCell formats a side as "10.02 [9.98, 10.10] n=10".
+func sideCell(s Side) string {
+	return fmt.Sprintf("%s [%s, %s] n=%d", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N)
+}
+
+// changeCell formats the change as "+7.2% [+5.9%, +8.4%]".
+func changeCell(r Row) string {
+	return fmtPct(r.ChangePct) + " " + fmtInterval(r.ChangeLoPct, r.ChangeHiPct)
+}
+
+// gateCell formats the outcome with the threshold applied.
+func gateCell(g GateRow) string {
+	if g.Threshold == nil {
+		return g.Outcome.String()
+	}
+	return g.Outcome.String() + " (" + g.Threshold.String() + ")"
+}

@@ -1,0 +1,162 @@
+package compare
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// spread returns n values around centre, evenly spread over +/-pct%.
+func spread(centre, pct float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		f := 0.0
+		if n > 1 {
+			f = 2*float64(i)/float64(n-1) - 1
+		}
+		v[i] = centre * (1 + f*pct/100)
+	}
+	return v
+}
+
+func mustCompare(t *testing.T, s Series) Row {
+	t.Helper()
+	r, err := Compare(s, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestVerdictDirections(t *testing.T) {
+	cases := []struct {
+		name   string
+		metric Metric
+		ratio  float64
+		want   Verdict
+	}{
+		{"latency up is slower", LatP50, 1.10, Slower},
+		{"latency down is faster", LatP99, 0.90, Faster},
+		{"bandwidth up is faster", BW, 1.10, Faster},
+		{"bandwidth down is slower", BW, 0.90, Slower},
+		{"message rate down is slower", MsgRate, 0.90, Slower},
+		{"cpu per op up is slower", CPUPerOp, 1.10, Slower},
+		{"cpu per GB down is faster", CPUPerGB, 0.90, Faster},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := mustCompare(t, Series{Point: "x", Metric: c.metric,
+				Base: spread(10, 1, 10), New: spread(10*c.ratio, 1, 10)})
+			if r.Verdict != c.want || r.P >= 0.001 || r.RunsNeeded != 0 {
+				t.Fatalf("got %v (p=%v, runs %d): %s", r.Verdict, r.P, r.RunsNeeded, r.Reason)
+			}
+			wantPct := (c.ratio - 1) * 100
+			if math.Abs(r.ChangePct-wantPct) > 1e-9 || !(r.ChangeLoPct < wantPct && wantPct < r.ChangeHiPct) {
+				t.Errorf("change %v%% %s, want %v%% inside", r.ChangePct, fmtInterval(r.ChangeLoPct, r.ChangeHiPct), wantPct)
+			}
+		})
+	}
+}
+
+func TestVerdictSame(t *testing.T) {
+	v := spread(10, 1, 10)
+	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: v, New: append([]float64(nil), v...)})
+	if r.Verdict != Same || r.P != 1 || r.ChangePct != 0 || r.ChangeLoPct < -2 || r.ChangeHiPct > 2 {
+		t.Fatalf("identical samples: %v p=%v %v%% %s: %s", r.Verdict, r.P, r.ChangePct,
+			fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.Reason)
+	}
+	// A significant change smaller than the noise band is still Same.
+	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 0.2, 10), New: spread(10.1, 0.2, 10)})
+	if r.Verdict != Same || r.P >= 0.05 {
+		t.Fatalf("+1%% inside the band: %v p=%v: %s", r.Verdict, r.P, r.Reason)
+	}
+}
+
+func TestVerdictInconclusiveNoisy(t *testing.T) {
+	// +4% on values spread over +/-6%: the interval straddles the band.
+	r := mustCompare(t, Series{Point: "write_lat RC poll 64 B", Metric: LatP50,
+		Base: spread(10, 6, 10), New: spread(10.4, 6, 10)})
+	if r.Verdict != Inconclusive || r.RunsNeeded <= 10 || r.RunsNeeded >= maxRunsEstimate {
+		t.Fatalf("got %v, runs needed %d: %s", r.Verdict, r.RunsNeeded, r.Reason)
+	}
+	for _, want := range []string{"straddles an edge of the +/-2% noise band", "runs per side would narrow it", "estimate"} {
+		if !strings.Contains(r.Reason, want) {
+			t.Errorf("reason %q lacks %q", r.Reason, want)
+		}
+	}
+	// The same spread with the estimated number of runs decides.
+	n := r.RunsNeeded
+	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 6, n), New: spread(10.4, 6, n)})
+	if r.Verdict != Slower {
+		t.Errorf("with %d runs per side: %v: %s", n, r.Verdict, r.Reason)
+	}
+}
+
+func TestVerdictTooFewRuns(t *testing.T) {
+	// Even a 50% slowdown cannot be significant with 3 runs per side.
+	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2}, New: []float64{15, 15.1, 15.2}})
+	want := "too few runs (3 base, 3 new): the smallest p-value the Mann-Whitney test can give is 0.100, " +
+		"not below alpha 0.05; at least 4 runs per side are needed, 10 recommended"
+	if r.Verdict != Inconclusive || r.Reason != want || r.RunsNeeded != 10 {
+		t.Fatalf("got %v, %d runs: %q", r.Verdict, r.RunsNeeded, r.Reason)
+	}
+	if !math.IsInf(r.ChangeLoPct, -1) || !math.IsInf(r.ChangeHiPct, 1) || math.Abs(r.P-0.1) > 1e-12 {
+		t.Errorf("interval %s p=%v, want unbounded and 0.1", fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.P)
+	}
+	// A single run per side, equal or not, is too few but not an error.
+	for _, nw := range []float64{10, 12} {
+		r = mustCompare(t, Series{Point: "x", Metric: BW, Base: []float64{10}, New: []float64{nw}})
+		if r.Verdict != Inconclusive || !strings.HasPrefix(r.Reason, "too few runs (1 base, 1 new)") {
+			t.Errorf("1 vs 1 (%v): %v: %s", nw, r.Verdict, r.Reason)
+		}
+	}
+	// 4 per side can decide a clear change.
+	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2, 10.3}, New: []float64{15, 15.1, 15.2, 15.3}})
+	if r.Verdict != Slower {
+		t.Errorf("4 vs 4: %v: %s", r.Verdict, r.Reason)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	ok := []float64{1, 2, 3}
+	cases := []struct {
+		s    Series
+		o    Options
+		want string
+	}{
+		{Series{Point: "p", Metric: LatP50, New: ok}, DefaultOptions(), `point "p", metric lat.p50: base side has no values`},
+		{Series{Point: "p", Metric: BW, Base: ok, New: []float64{1, math.NaN()}}, DefaultOptions(),
+			`point "p", metric bw: new value 2 of 2 is NaN: want a positive finite number`},
+		{Series{Point: "p", Metric: BW, Base: []float64{math.Inf(1)}, New: ok}, DefaultOptions(),
+			`point "p", metric bw: base value 1 of 1 is +Inf: want a positive finite number`},
+		{Series{Point: "p", Metric: CPUPerOp, Base: ok, New: []float64{-1.5}}, DefaultOptions(),
+			`point "p", metric cpu.op: new value 1 of 1 is -1.5: want a positive finite number`},
+		{Series{Point: "p", Metric: CPUPerGB, Base: []float64{0}, New: ok}, DefaultOptions(),
+			`point "p", metric cpu.gb: base value 1 of 1 is 0: want a positive finite number`},
+		{Series{Point: "p", Base: ok, New: ok}, DefaultOptions(), `point "p": metric has no name`},
+		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 95, Alpha: 0.05},
+			`point "p", metric lat.p50: confidence 95: want a level between 0 and 1 such as 0.95`},
+		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0},
+			`point "p", metric lat.p50: alpha 0: want a significance level between 0 and 1 such as 0.05`},
+		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0.05, NoiseBandPct: -1},
+			`point "p", metric lat.p50: noise band -1%: want a percentage from 0 to below 100 such as 2`},
+	}
+	for _, c := range cases {
+		_, err := Compare(c.s, c.o)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}
+
+func TestLookupMetric(t *testing.T) {
+	m, err := LookupMetric("bw")
+	if err != nil || m != BW || !m.HigherIsBetter || m.Unit != "Gb/s" {
+		t.Errorf("bw: %+v, %v", m, err)
+	}
+	_, err = LookupMetric("lat.p95")
+	want := `unknown metric "lat.p95" (known: lat.p50, lat.p99, lat.p99_9, bw, msgrate, cpu.op, cpu.gb)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

@@ -96,6 +96,6 @@ func linearYAxis(p *plot.Plot, fromZero bool) *axisRoom {
 	}
 	p.Y.Max += pad
 	r := roomFor(&p.Y, true)
-	p.Y.Tick.Marker = thinTicker{inner: plot.DefaultTicks{}, room: r}
+	p.Y.Tick.Marker = niceTicker{room: r, spacing: 45}
 	return r
 }

@@ -29,6 +29,7 @@ func reviewCharts(t *testing.T) map[string]*Chart {
 	add("msgrate_sweep", ch, err)
 	ch, err = CPUPerGBVsSize("CPU cost per GB: RDMA against TCP", cpuSeries(sweepSizes()), testCaption)
 	add("cpu_sweep", ch, err)
+	moreReviewCharts(t, out)
 	return out
 }
 
@@ -41,4 +42,30 @@ func TestReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// moreReviewCharts builds the charts of the second half of the package.
+func moreReviewCharts(t *testing.T, out map[string]*Chart) {
+	t.Helper()
+	add := func(name string, ch *Chart, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = ch
+	}
+	ch, err := Spectrum("Latency spectrum, 64 B: RDMA write against TCP", []SpectrumCurve{
+		spectrum("write_lat 64", RDMA, 4, 0.18), spectrum("tcp_lat 64", TCP, 18, 0.3)}, testCaption)
+	add("spectrum_rdma_tcp", ch, err)
+	ch, err = Spectrum("write_lat 64 B: baseline against candidate firmware", []SpectrumCurve{
+		spectrum("baseline 20.38.1002", RDMA, 4, 0.05), spectrum("candidate 20.39.1100", RDMA, 4.3, 0.06)}, testCaption)
+	add("spectrum_baseline_candidate", ch, err)
+	ch, err = ComparisonWhiskers("Candidate firmware 20.39.1100 against baseline 20.38.1002", whiskers40(), testCaption)
+	add("comparison_40", ch, err)
+	labels, ts := trendSeries()
+	ch, err = Trend("p50 latency at 64 B across firmware versions", "p50 latency (µs)", labels, ts, testCaption)
+	add("trend_firmware", ch, err)
+	ch, err = Matrix("write_bw between host pairs (4 hosts)", matrix(4, "Gb/s"), testCaption)
+	add("matrix_4", ch, err)
+	ch, err = Matrix("write_bw between host pairs (16 hosts)", matrix(16, "Gb/s"), testCaption)
+	add("matrix_16", ch, err)
 }

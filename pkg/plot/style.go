@@ -31,9 +31,9 @@ func (f Family) check() error {
 	return fmt.Errorf("family %q: want %q, %q or empty", string(f), RDMA, TCP)
 }
 
-// palette is Okabe and Ito's colour-blind-safe set without its yellow
+// seriesColours is Okabe and Ito's colour-blind-safe set without its yellow
 // (too light on white), ordered so neighbours differ in lightness.
-var palette = []color.RGBA{
+var seriesColours = []color.RGBA{
 	{0x00, 0x72, 0xB2, 0xff}, // blue
 	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
 	{0x00, 0x9E, 0x73, 0xff}, // bluish green
@@ -64,7 +64,7 @@ type seriesStyle struct {
 }
 
 func styleFor(i int, f Family, width vg.Length) seriesStyle {
-	c := palette[i%len(palette)]
+	c := seriesColours[i%len(seriesColours)]
 	s := seriesStyle{
 		line:  draw.LineStyle{Color: c, Width: width},
 		glyph: draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: glyphs[i%len(glyphs)]},

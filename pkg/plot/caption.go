@@ -40,10 +40,14 @@ func (c Caption) items() []string {
 	return out
 }
 
+// captionSep separates a caption's items on a line.
+const captionSep = "\u00a0\u00a0\u00a0·\u00a0\u00a0\u00a0"
+
 // lines joins the caption's items into lines no wider than width, breaking
 // only between items (or inside an item too long for a line of its own).
 func (c Caption) lines(sty text.Style, width vg.Length) []string {
-	const sep = "   ·   "
+	// No-break spaces: SVG viewers collapse runs of ordinary spaces.
+	const sep = captionSep
 	var out []string
 	cur := ""
 	for _, it := range c.items() {

@@ -26,6 +26,9 @@ type Chart struct {
 	// fit adapts the axes (tick thinning, label rotation) to the data
 	// area the layout left; it is called before the final draw.
 	fit func(data draw.Canvas)
+	// laidOut records where the last render put the data and the
+	// legend (canvas coordinates, y up), for the tests.
+	laidOut struct{ data, legend vg.Rectangle }
 }
 
 // legendEntry is one legend line; an entry with no label and no
@@ -107,6 +110,7 @@ func (ch *Chart) render(c draw.Canvas) (err error) {
 		}
 	}
 	data := ch.plot.DataCanvas(plotArea)
+	ch.laidOut.data, ch.laidOut.legend = data.Rectangle, vg.Rectangle{}
 	ch.plot.Draw(plotArea)
 	if ch.yLabel != "" {
 		x := plotArea.Min.X - axisLabelStyle.Height(ch.yLabel) - 4
@@ -125,9 +129,11 @@ func (ch *Chart) render(c draw.Canvas) (err error) {
 			Max: vg.Point{X: body.Max.X, Y: data.Max.Y},
 		}
 		ch.drawLegend(draw.Canvas{Canvas: c.Canvas, Rectangle: r}, 1)
+		ch.laidOut.legend = r
 	case legendW > 0:
 		r := vg.Rectangle{Min: body.Min, Max: vg.Point{X: body.Max.X, Y: body.Min.Y + legendBelow}}
 		ch.drawLegend(draw.Canvas{Canvas: c.Canvas, Rectangle: r}, ch.legendColumns(body.Size().X))
+		ch.laidOut.legend = r
 	}
 	return nil
 }

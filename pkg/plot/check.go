@@ -35,17 +35,18 @@ func checkSize(series string, size int) error {
 }
 
 // checkPositive checks a value for a log axis.
-func checkPositive(series, what string, v float64) error {
+// what names the value ("p50 latency at 64 B"), unit follows the number.
+func checkPositive(series, what string, v float64, unit string) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return fmt.Errorf("series %q: %s %v: want a positive finite number (the axis is logarithmic)", series, what, v)
+		return fmt.Errorf("series %q: %s: %v%s: want a positive finite number (the axis is logarithmic)", series, what, v, unit)
 	}
 	return nil
 }
 
 // checkFinite checks a value for a linear axis.
-func checkFinite(series, what string, v float64) error {
+func checkFinite(series, what string, v float64, unit string) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("series %q: %s %v: want a finite number", series, what, v)
+		return fmt.Errorf("series %q: %s: %v%s: want a finite number", series, what, v, unit)
 	}
 	return nil
 }

@@ -100,13 +100,13 @@ func (s LatencySeries) check() error {
 		if err := checkSize(s.Name, pt.SizeBytes); err != nil {
 			return err
 		}
-		what := fmt.Sprintf("size %s", FormatSize(pt.SizeBytes))
-		if err := checkPositive(s.Name, what+" p50 latency µs", pt.P50US); err != nil {
+		at := " at " + FormatSize(pt.SizeBytes) + " B"
+		if err := checkPositive(s.Name, "p50 latency"+at, pt.P50US, " µs"); err != nil {
 			return err
 		}
-		for _, v := range []float64{pt.P99US, pt.P99_9US} {
+		for i, v := range []float64{pt.P99US, pt.P99_9US} {
 			if !math.IsNaN(v) {
-				if err := checkPositive(s.Name, what+" tail latency µs", v); err != nil {
+				if err := checkPositive(s.Name, []string{"p99", "p99.9"}[i]+" latency"+at, v, " µs"); err != nil {
 					return err
 				}
 			}

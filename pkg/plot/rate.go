@@ -104,12 +104,12 @@ func (s SizeSeries) check(logY bool) error {
 		if err := checkSize(s.Name, pt.SizeBytes); err != nil {
 			return err
 		}
-		what := "value at size " + FormatSize(pt.SizeBytes)
+		what := "value at " + FormatSize(pt.SizeBytes) + " B"
 		check := checkFinite
 		if logY {
 			check = checkPositive
 		}
-		if err := check(s.Name, what, pt.Value); err != nil {
+		if err := check(s.Name, what, pt.Value, ""); err != nil {
 			return err
 		}
 	}

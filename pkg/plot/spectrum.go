@@ -45,7 +45,7 @@ func Spectrum(title string, curves []SpectrumCurve, caption Caption) (*Chart, er
 			if math.IsNaN(pt.Percentile) || pt.Percentile < 0 || pt.Percentile > 100 {
 				return nil, fmt.Errorf("spectrum %q: series %q: percentile %v: want 0 to 100", title, c.Name, pt.Percentile)
 			}
-			if err := checkPositive(c.Name, "latency µs at "+formatPercent(pt.Percentile), pt.ValueUS); err != nil {
+			if err := checkPositive(c.Name, "latency at "+formatPercent(pt.Percentile), pt.ValueUS, " µs"); err != nil {
 				return nil, fmt.Errorf("spectrum %q: %w", title, err)
 			}
 			lo, hi = math.Min(lo, pt.ValueUS), math.Max(hi, pt.ValueUS)

@@ -118,7 +118,8 @@ func FormatSize(n int) string {
 // sizeTicker marks a byte-size axis (log scale) at powers of two. When a
 // chart has few sizes (a suite's 2, 64, 4K, 64K, 1M) it labels exactly
 // those; otherwise it labels every k-th power of two, k the smallest of
-// 1, 2, 3, 4, 5, 10 whose labels do not overlap.
+// 1, 2, 4, 5, 10 whose labels do not overlap (steps that keep 4K, 64K and
+// 1M among the labels where they can).
 type sizeTicker struct {
 	sizes []int // the data's sizes, sorted, distinct
 	room  *axisRoom
@@ -149,7 +150,7 @@ func (s sizeTicker) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	var ts []plot.Tick
-	for _, step := range []int{1, 2, 3, 4, 5, 10} {
+	for _, step := range []int{1, 2, 4, 5, 10} {
 		ts = ts[:0]
 		for e := lo; e <= hi; e++ {
 			v := math.Ldexp(1, e)
@@ -170,7 +171,7 @@ func (s sizeTicker) Ticks(min, max float64) []plot.Tick {
 }
 
 // logTicker marks a log-scale value axis: at every power of ten when the
-// range spans 2.5 decades or more, at 1, 2 and 5 times powers of ten over
+// range spans 3 decades or more, at 1, 2 and 5 times powers of ten over
 // a shorter range, at every multiple of a power of ten within one decade;
 // labels that would overlap are left out.
 type logTicker struct{ room *axisRoom }
@@ -192,7 +193,7 @@ func (l logTicker) Ticks(vmin, vmax float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			switch {
-			case m == 1, decades < 1, decades < 2.5 && (m == 2 || m == 5):
+			case m == 1, decades < 1, decades < 3 && (m == 2 || m == 5):
 				t.Label = strconv.FormatFloat(v, 'f', max(0, -e), 64)
 			}
 			if decades > 5 && m != 1 {

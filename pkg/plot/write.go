@@ -73,7 +73,7 @@ func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err err
 func writeTemp(path string, data []byte) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return "", fmt.Errorf("writing %s: %w", path, err)
+		return "", fmt.Errorf("writing %s: cannot create a file in directory %s: %w", path, filepath.Dir(path), err)
 	}
 	name := f.Name()
 	_, err = f.Write(data)

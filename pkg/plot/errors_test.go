@@ -30,7 +30,9 @@ func TestBadInputErrors(t *testing.T) {
 			s := lat(LatencyPoint{64, 1, 2, 3})
 			return LatencyVsSize("t", append(s, s...), Caption{})
 		}, "name used twice"},
-		{"unknown rate metric", func() (*Chart, error) { return RateVsSize("t", "goodput", rateSeries(suiteSizes, Bandwidth), Caption{}) }, `metric "goodput"`},
+		{"unknown rate metric", func() (*Chart, error) {
+			return RateVsSize("t", "goodput", rateSeries(suiteSizes, Bandwidth), Caption{})
+		}, `metric "goodput"`},
 		{"infinite bandwidth", func() (*Chart, error) {
 			return RateVsSize("t", Bandwidth, []SizeSeries{{Name: "bw", Points: []SizeValue{{64, math.Inf(1)}}}}, Caption{})
 		}, "finite"},

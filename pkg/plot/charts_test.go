@@ -52,6 +52,11 @@ func chartCases() []chartCase {
 				labels, ts := trendSeries()
 				return Trend("Trend", "p50 latency (µs)", labels, ts, testCaption)
 			}},
+		{name: "trend long labels", texts: []string{"write_lat 64 p50 with a long name to push the legend below", "2", "12"}, rotated: 12,
+			chart: func() (*Chart, error) {
+				labels, ts := longTrend()
+				return Trend("Twelve long labels", "p50 latency (µs)", labels, ts, testCaption)
+			}},
 		{name: "matrix 4", texts: []string{"Matrix", "client host", "server host", "Gb/s", "no data", "62.5", "96.9"},
 			counts: map[string]int{"gpu-node-a0": 2, "gpu-node-a3": 2}, rotated: 1, // the unit beside the colour bar
 			chart: func() (*Chart, error) { return Matrix("Matrix", matrix(4, "Gb/s"), testCaption) }},

@@ -1,6 +1,9 @@
 package plot
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Realistic fake data: soft-RoCE-like RDMA against loopback-like TCP.
 
@@ -155,4 +158,22 @@ func matrix(n int, unit string) Grid {
 
 func hostName(i int) string {
 	return "gpu-node-" + string(rune('a'+i/10)) + string(rune('0'+i%10))
+}
+
+// longTrend has twelve long labels and long series names: slanted labels
+// and a legend below the plot.
+func longTrend() ([]string, []TrendSeries) {
+	_, ts := trendSeries()
+	var labels []string
+	var out []TrendSeries
+	for _, s := range ts {
+		out = append(out, TrendSeries{Name: s.Name + " with a long name to push the legend below", Family: s.Family})
+	}
+	for i := range 12 {
+		labels = append(labels, fmt.Sprintf("2025-%02d-01 fw 20.%d.1002", i+1, 30+i))
+		for j := range out {
+			out[j].Values = append(out[j].Values, ts[j].Values[i%5])
+		}
+	}
+	return labels, out
 }

@@ -1,7 +1,8 @@
 package plot
 
 // reportHTML is the page template: inline CSS, no script, nothing
-// fetched. The charts' SVG scales down to the window's width.
+// fetched. A chart keeps its natural size (720 pt = 960 px) and scales
+// down, keeping its proportions, in a narrower window.
 const reportHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -21,7 +22,7 @@ table.meta th { background: none; border: none; color: #555; font-weight: normal
 table.meta td { border: none; }
 nav ol { margin: .4em 0 1em; padding-left: 1.4em; }
 figure { margin: .8em 0 1.4em; }
-figure svg { display: block; width: 100%; max-width: 960px; height: auto; }
+figure svg { display: block; max-width: 100%; height: auto; }
 p.note { margin: .4em 0; }
 @media print { figure, table { break-inside: avoid; } body { max-width: none; } }
 </style>

@@ -2,6 +2,11 @@ package plot
 
 import (
 	"flag"
+	"image"
+	"image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -38,9 +43,11 @@ func TestReview(t *testing.T) {
 		t.Skip("no -review directory given")
 	}
 	for name, ch := range reviewCharts(t) {
-		if _, _, err := Write(ch, *reviewDir, name); err != nil {
+		_, pngPath, err := Write(ch, *reviewDir, name)
+		if err != nil {
 			t.Fatal(err)
 		}
+		writeGrey(t, pngPath, filepath.Join(*reviewDir, name+".grey.png"))
 	}
 }
 
@@ -64,8 +71,36 @@ func moreReviewCharts(t *testing.T, out map[string]*Chart) {
 	labels, ts := trendSeries()
 	ch, err = Trend("p50 latency at 64 B across firmware versions", "p50 latency (µs)", labels, ts, testCaption)
 	add("trend_firmware", ch, err)
+	long, lts := longTrend()
+	ch, err = Trend("Twelve long labels", "p50 latency (µs)", long, lts, testCaption)
+	add("trend_long_labels", ch, err)
 	ch, err = Matrix("write_bw between host pairs (4 hosts)", matrix(4, "Gb/s"), testCaption)
 	add("matrix_4", ch, err)
 	ch, err = Matrix("write_bw between host pairs (16 hosts)", matrix(16, "Gb/s"), testCaption)
 	add("matrix_16", ch, err)
+}
+
+// writeGrey writes a grey-scale copy of a PNG, to see the chart as a
+// black-and-white printout shows it.
+func writeGrey(t *testing.T, from, to string) {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grey := image.NewGray(img.Bounds())
+	draw.Draw(grey, grey.Bounds(), img, img.Bounds().Min, draw.Src)
+	out, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if err := png.Encode(out, grey); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -32,22 +32,24 @@ func (f Family) check() error {
 }
 
 // seriesColours is Okabe and Ito's colour-blind-safe set without its yellow
-// (too light on white), ordered so neighbours differ in lightness.
+// (too light on white), ordered so that the first three, the usual
+// write/read/send, are far apart in lightness too (grey 37%, 64%, 0%).
 var seriesColours = []color.RGBA{
 	{0x00, 0x72, 0xB2, 0xff}, // blue
+	{0xE6, 0x9F, 0x00, 0xff}, // orange
+	{0x00, 0x00, 0x00, 0xff}, // black
 	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
 	{0x00, 0x9E, 0x73, 0xff}, // bluish green
 	{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
-	{0x00, 0x00, 0x00, 0xff}, // black
-	{0xE6, 0x9F, 0x00, 0xff}, // orange
 	{0x56, 0xB4, 0xE9, 0xff}, // sky blue
 }
 
 // glyphs give each series a marker shape of its own, so series of one
 // family still read apart without colour.
+// Filled shapes first: outlines are faint at this size.
 var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
-	draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}, draw.PlusGlyph{},
+	draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{},
+	draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
 }
 
 var (
@@ -67,7 +69,7 @@ func styleFor(i int, f Family, width vg.Length) seriesStyle {
 	c := seriesColours[i%len(seriesColours)]
 	s := seriesStyle{
 		line:  draw.LineStyle{Color: c, Width: width},
-		glyph: draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: glyphs[i%len(glyphs)]},
+		glyph: draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: glyphs[i%len(glyphs)]},
 	}
 	if f == TCP {
 		s.line.Dashes = tcpDashes

@@ -12,7 +12,9 @@ import (
 
 // Chart is one finished picture: a plot with its title, legend and
 // caption, ready to be written as SVG or PNG (Write, WriteSVG, WritePNG)
-// or put into a Report.
+// or put into a Report. Make one with a chart function such as
+// LatencyVsSize. Rendering lays the chart out anew each time, so one Chart
+// must not be rendered from two goroutines at once.
 type Chart struct {
 	title         string
 	width, height vg.Length
@@ -45,10 +47,18 @@ type sidePanel struct {
 }
 
 // Title returns the chart's title.
-func (ch *Chart) Title() string { return ch.title }
+func (ch *Chart) Title() string {
+	if ch == nil {
+		return ""
+	}
+	return ch.title
+}
 
 // Size returns the chart's width and height in points (1/72 inch).
 func (ch *Chart) Size() (widthPt, heightPt float64) {
+	if ch == nil {
+		return 0, 0
+	}
 	return ch.width.Points(), ch.height.Points()
 }
 

@@ -21,6 +21,9 @@ var fontFallback = []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,s
 
 // svgBytes renders the chart as a standalone SVG document.
 func (ch *Chart) svgBytes() ([]byte, error) {
+	if ch == nil || ch.plot == nil {
+		return nil, errNilChart
+	}
 	c := vgsvg.New(ch.width, ch.height)
 	if err := ch.render(draw.New(c)); err != nil {
 		return nil, err
@@ -57,6 +60,9 @@ func (ch *Chart) inlineSVG() ([]byte, error) {
 
 // pngBytes renders the chart as a PNG image.
 func (ch *Chart) pngBytes() ([]byte, error) {
+	if ch == nil || ch.plot == nil {
+		return nil, errNilChart
+	}
 	c := vgimg.NewWith(vgimg.UseWH(ch.width, ch.height), vgimg.UseDPI(pngDPI),
 		vgimg.UseBackgroundColor(color.White))
 	if err := ch.render(draw.New(c)); err != nil {

@@ -147,4 +147,14 @@ func TestWriteNilChart(t *testing.T) {
 	if _, _, err := Write(nil, t.TempDir(), "x"); err == nil {
 		t.Fatal("a nil chart was written")
 	}
+	if _, _, err := Write(&Chart{}, t.TempDir(), "x"); err == nil {
+		t.Fatal("an empty chart was written")
+	}
+	var nilChart *Chart
+	if err := nilChart.WriteSVG(&bytes.Buffer{}); err == nil {
+		t.Fatal("a nil chart wrote SVG")
+	}
+	if err := (&Chart{}).WritePNG(&bytes.Buffer{}); err == nil {
+		t.Fatal("an empty chart wrote PNG")
+	}
 }

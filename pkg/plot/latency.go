@@ -1,0 +1,127 @@
+package plot
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// LatencyPoint is one message size's latency percentiles in microseconds.
+// P99US and P99_9US may be NaN when not measured; that tail line then
+// joins the neighbouring points.
+type LatencyPoint struct {
+	SizeBytes int
+	P50US     float64
+	P99US     float64
+	P99_9US   float64
+}
+
+// LatencySeries is one workload's latency across message sizes, e.g.
+// "write_lat" (RDMA) or "tcp_lat" (TCP).
+type LatencySeries struct {
+	Name   string
+	Family Family
+	Points []LatencyPoint
+}
+
+// LatencyVsSize draws latency against message size on log-log axes: each
+// series' median (p50) as a thick line with markers, its p99 as a thin
+// line and its p99.9 as a thin faint line of the same colour and dash.
+func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Chart, error) {
+	names := make([]string, len(series))
+	var sizes []int
+	for i, s := range series {
+		names[i] = s.Name
+		if err := s.check(); err != nil {
+			return nil, fmt.Errorf("latency chart %q: %w", title, err)
+		}
+		for _, pt := range s.Points {
+			sizes = append(sizes, pt.SizeBytes)
+		}
+	}
+	if err := checkNames(names); err != nil {
+		return nil, fmt.Errorf("latency chart %q: %w", title, err)
+	}
+	p := newPlot("message size (bytes)")
+	ch := newChart(title, p, "latency (µs)", caption)
+	xRoom := sizeAxis(p, sizes)
+	var medians []plot.Plotter
+	for i, s := range series {
+		pts := slices.Clone(s.Points)
+		slices.SortFunc(pts, func(a, b LatencyPoint) int { return a.SizeBytes - b.SizeBytes })
+		st := styleFor(i, s.Family, 2)
+		tail := st.line
+		tail.Width = 0.9
+		faint := tail
+		faint.Color = faded(tail.Color, 0.5)
+		for _, t := range []struct {
+			sty draw.LineStyle
+			get func(LatencyPoint) float64
+		}{{faint, func(p LatencyPoint) float64 { return p.P99_9US }}, {tail, func(p LatencyPoint) float64 { return p.P99US }}} {
+			if xy := latencyXYs(pts, t.get); len(xy) > 0 {
+				l, err := plotter.NewLine(xy)
+				if err != nil {
+					return nil, fmt.Errorf("latency chart %q: series %q: %w", title, s.Name, err)
+				}
+				l.LineStyle = t.sty
+				p.Add(l)
+			}
+		}
+		l, sc, err := plotter.NewLinePoints(latencyXYs(pts, func(p LatencyPoint) float64 { return p.P50US }))
+		if err != nil {
+			return nil, fmt.Errorf("latency chart %q: series %q: %w", title, s.Name, err)
+		}
+		l.LineStyle, sc.GlyphStyle = st.line, st.glyph
+		medians = append(medians, l, sc)
+		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
+	}
+	p.Add(medians...)
+	ch.legend = append(ch.legend, legendEntry{},
+		legendEntry{"p50 (median)", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 2}}}},
+		legendEntry{"p99", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 0.9}}}},
+		legendEntry{"p99.9", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: faded(grey, 0.5), Width: 0.9}}}})
+	yRoom := logYAxis(p)
+	ch.fit = fitRooms(xRoom, yRoom)
+	return ch, nil
+}
+
+func (s LatencySeries) check() error {
+	if err := s.Family.check(); err != nil {
+		return fmt.Errorf("series %q: %w", s.Name, err)
+	}
+	if len(s.Points) == 0 {
+		return fmt.Errorf("series %q: no points: want at least one", s.Name)
+	}
+	for _, pt := range s.Points {
+		if err := checkSize(s.Name, pt.SizeBytes); err != nil {
+			return err
+		}
+		at := " at " + FormatSize(pt.SizeBytes) + " B"
+		if err := checkPositive(s.Name, "p50 latency"+at, pt.P50US, " µs"); err != nil {
+			return err
+		}
+		for i, v := range []float64{pt.P99US, pt.P99_9US} {
+			if !math.IsNaN(v) {
+				if err := checkPositive(s.Name, []string{"p99", "p99.9"}[i]+" latency"+at, v, " µs"); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// latencyXYs returns the (size, get(point)) pairs whose value is not NaN.
+func latencyXYs(pts []LatencyPoint, get func(LatencyPoint) float64) plotter.XYs {
+	var xy plotter.XYs
+	for _, p := range pts {
+		if v := get(p); !math.IsNaN(v) {
+			xy = append(xy, plotter.XY{X: float64(p.SizeBytes), Y: v})
+		}
+	}
+	return xy
+}

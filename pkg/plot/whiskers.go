@@ -1,0 +1,128 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Whisker is one compared metric: its change against the baseline in per
+// cent with the 95% interval of that change, the threshold it is held to
+// (nil when none; a positive threshold flags rises, a negative one drops)
+// and whether the comparison called it a regression.
+type Whisker struct {
+	Label        string
+	DeltaPct     float64
+	LoPct, HiPct float64 // the 95% interval; both NaN when unknown
+	ThresholdPct *float64
+	Regression   bool
+}
+
+var (
+	okColour   = seriesColours[0]
+	okGlyph    = draw.GlyphStyle{Color: okColour, Radius: 3.5, Shape: draw.CircleGlyph{}}
+	regGlyph   = draw.GlyphStyle{Color: regressed, Radius: 5, Shape: draw.PyramidGlyph{}}
+	threshLine = draw.LineStyle{Color: color.Gray{0x33}, Width: 1.6}
+)
+
+// ComparisonWhiskers draws one row per metric, first on top: a dot at the
+// change in per cent, a whisker over its 95% interval, a short bar at its
+// threshold. Regressions are filled red triangles, the others blue dots, so they
+// read apart in grey-scale too; the change is also written right of the
+// plot. The chart grows with the rows so that 40 labels stay readable.
+func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("comparison %q: no rows: want at least one metric", title)
+	}
+	for i, w := range rows {
+		if err := w.check(); err != nil {
+			return nil, fmt.Errorf("comparison %q: row %d: %w", title, i+1, err)
+		}
+	}
+	p := newPlot("change against baseline (%)")
+	ch := newChart(title, p, "", caption)
+	ch.height = max(chartHeight, vg.Length(len(rows))*15+150)
+	wp := &whiskerPlot{rows: rows}
+	p.Add(wp)
+	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
+	p.Y.Padding = 0
+	p.Y.Tick.Label.Font = sans(9, false)
+	var ticks plot.ConstantTicks
+	for i, w := range rows {
+		ticks = append(ticks, plot.Tick{Value: wp.y(i), Label: w.Label})
+	}
+	p.Y.Tick.Marker = ticks
+	xRoom := roomFor(&p.X, false)
+	pad := (p.X.Max - p.X.Min) * 0.05
+	p.X.Min, p.X.Max = p.X.Min-pad, p.X.Max+pad
+	p.X.Tick.Marker = percentTicker{niceTicker{room: xRoom, spacing: 70}}
+	ch.fit = fitRooms(xRoom, nil)
+	valueSty := textStyle(9, false, color.Black)
+	valueSty.XAlign, valueSty.YAlign = draw.XRight, draw.YCenter
+	ch.side = &sidePanel{width: valueSty.Width("+000.0%"), draw: func(c draw.Canvas) {
+		for i, w := range rows {
+			sty := valueSty
+			if w.Regression {
+				sty.Color = regressed
+			}
+			y := c.Min.Y + c.Size().Y*vg.Length((wp.y(i)-p.Y.Min)/(p.Y.Max-p.Y.Min))
+			c.FillText(sty, vg.Point{X: c.Max.X, Y: y}, signed(w.DeltaPct, 1)+"%")
+		}
+	}}
+	whisk := draw.LineStyle{Color: grey, Width: 1.2}
+	ch.legend = []legendEntry{
+		{"within threshold", []plot.Thumbnailer{glyphThumb{okGlyph}}},
+		{"regression", []plot.Thumbnailer{glyphThumb{regGlyph}}},
+		{"95% interval", []plot.Thumbnailer{whiskerThumb{whisk}}},
+		{"threshold", []plot.Thumbnailer{barThumb{threshLine}}},
+	}
+	return ch, nil
+}
+
+func (w Whisker) check() error {
+	if w.Label == "" {
+		return fmt.Errorf("empty label: want the metric's name, such as \"write_lat 64 p99\"")
+	}
+	if math.IsNaN(w.DeltaPct) || math.IsInf(w.DeltaPct, 0) {
+		return fmt.Errorf("%q: change %v%%: want a finite number", w.Label, w.DeltaPct)
+	}
+	switch lo, hi := w.LoPct, w.HiPct; {
+	case math.IsNaN(lo) && math.IsNaN(hi):
+	case math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi:
+		return fmt.Errorf("%q: interval [%v%%, %v%%]: want finite low <= high, or both NaN when unknown", w.Label, lo, hi)
+	}
+	if t := w.ThresholdPct; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		return fmt.Errorf("%q: threshold %v%%: want a finite number", w.Label, *t)
+	}
+	return nil
+}
+
+// signed writes v with a sign and prec decimals: +3.2, -0.5, 0.0.
+func signed(v float64, prec int) string {
+	s := fmt.Sprintf("%+.*f", prec, v)
+	if z := fmt.Sprintf("%+.*f", prec, 0.0); s == z || s == "-"+z[1:] {
+		return z[1:]
+	}
+	return s
+}
+
+// percentTicker labels a change axis with signed per cents: -10%, 0%, +5%.
+type percentTicker struct{ inner plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (t percentTicker) Ticks(min, max float64) []plot.Tick {
+	ts := t.inner.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			if ts[i].Value > 0 {
+				ts[i].Label = "+" + ts[i].Label
+			}
+			ts[i].Label += "%"
+		}
+	}
+	return ts
+}

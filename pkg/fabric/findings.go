@@ -19,7 +19,7 @@ func WriteFindings(w io.Writer, doc *Document, outliers []Outlier, thresholdPct 
 		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s\n", thresholdPct, plural(len(doc.Pairs), "pair"))
 		return ew.done("write findings")
 	}
-	tally := make(map[int]int)    // rank -> distinct pairs
+	tally := make(map[int]int)     // rank -> distinct pairs
 	counted := make(map[Pair]bool) // a pair counts once, whatever its metrics
 	count := func(src, dst int) {
 		if p := (Pair{Src: src, Dst: dst}); !counted[p] {

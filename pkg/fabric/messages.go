@@ -50,6 +50,7 @@ type startMsg struct {
 	Rounds        int    `json:"rounds"`
 	PairTimeoutNS int64  `json:"pair_timeout_ns"`
 	GraceNS       int64  `json:"grace_ns"`
+	DropResults   bool   `json:"drop_results,omitempty"`
 }
 
 // assignMsg is a rank's part in a round (1-based).

@@ -49,7 +49,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		Pairs: make([]PairOutcome, 0, plan.Pairs),
 	}
 	start := &message{Type: msgStart, Start: &startMsg{Pattern: cfg.Pattern, Rounds: len(rounds),
-		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), GraceNS: cfg.Grace.Nanoseconds()}}
+		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), GraceNS: cfg.Grace.Nanoseconds(), DropResults: cfg.DropResults}}
 	for r := 1; r < n; r++ {
 		if err := s.links[r].send(ctx, start, s.cfg.IOTimeout); err != nil {
 			sw.depart(r, 0, err.Error())
@@ -176,6 +176,9 @@ func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
 // local runs rank 0's own part of a round.
 func (sw *sweeper) local(ctx context.Context, a *assignMsg) {
 	d := perform(ctx, sw.cfg.Measurer, sw.s.Members, a, sw.cfg.PairTimeout)
+	if sw.cfg.DropResults {
+		d.Result = nil
+	}
 	select {
 	case sw.events <- event{rank: 0, msg: &message{Type: msgDone, Done: d}}:
 	case <-sw.stop:

@@ -55,6 +55,23 @@ func TestSweepFull(t *testing.T) {
 	}
 }
 
+// TestSweepDropResults: figures only, on every rank's pairs.
+func TestSweepDropResults(t *testing.T) {
+	w := newWorld(t, 3)
+	w.cfg.DropResults = true
+	doc, errs := w.run(t)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	for _, p := range doc.Pairs {
+		if !p.OK() || p.Result != nil || len(p.Figures) != 2 {
+			t.Errorf("pair %d->%d: %s, result %s, figures %v", p.Src, p.Dst, p.Status, p.Result, p.Figures)
+		}
+	}
+}
+
 // TestSweepSlowPair: one direction of one pair is 5x worse: it is the only
 // outlier of both metrics, named with both hosts and devices.
 func TestSweepSlowPair(t *testing.T) {

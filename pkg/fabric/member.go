@@ -72,16 +72,16 @@ func checkRegistration(self Member, size int, m *message) error {
 		return fmt.Errorf("%s claims rank %d, outside 0..%d of rank 0's world of %d", orDash(r.Hostname), r.Rank, size-1, size)
 	}
 	if m.Size != size {
-		return fmt.Errorf("%s was started with world size %d, rank 0 (%s) with %d: start every rank with the same size", r, m.Size, self.Hostname, size)
+		return fmt.Errorf("%s was started with world size %d, rank 0 (%s) with %d: start every rank with the same size", r, m.Size, orDash(self.Hostname), size)
 	}
 	if r.Rank == self.Rank {
 		return fmt.Errorf("rank %d claimed twice: by %s (%s) and by %s (%s, the coordinator)", r.Rank, orDash(r.Hostname), orDash(r.Addr), orDash(self.Hostname), orDash(self.Addr))
 	}
 	if r.Version != self.Version {
-		return fmt.Errorf("%s runs rdma-bench version %q, rank 0 (%s) runs %q: run one version on every host", r, r.Version, self.Hostname, self.Version)
+		return fmt.Errorf("%s runs rdma-bench version %q, rank 0 (%s) runs %q: run one version on every host", r, r.Version, orDash(self.Hostname), self.Version)
 	}
 	if ParamsHash(r.Params) != ParamsHash(self.Params) {
-		return fmt.Errorf("%s runs with parameters other than rank 0's (%s): %s", r, self.Hostname, paramsDiff(r.Params, self.Params))
+		return fmt.Errorf("%s runs with parameters other than rank 0's (%s): %s", r, orDash(self.Hostname), paramsDiff(r.Params, self.Params))
 	}
 	return nil
 }

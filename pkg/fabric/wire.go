@@ -37,6 +37,7 @@ func newLink(conn net.Conn, peer string) *link {
 	return &link{conn: conn, rd: bufio.NewReader(conn), peer: peer}
 }
 
+// Close closes the connection; a blocked send or recv returns.
 func (l *link) Close() error { return l.conn.Close() }
 
 // send writes m within timeout, or until ctx is done.

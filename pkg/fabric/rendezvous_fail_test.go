@@ -161,6 +161,7 @@ func TestCoordinatorSilent(t *testing.T) {
 					return
 				}
 				t.Cleanup(func() { conn.Close() })
+				conn.SetDeadline(time.Now().Add(5 * time.Second))
 				_, _ = bufio.NewReader(conn).Peek(4)
 				_, _ = conn.Write([]byte(c.reply))
 			}()

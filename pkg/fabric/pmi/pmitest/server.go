@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/pmi"
 )
@@ -97,10 +98,13 @@ func (s *Server) Close() {
 	s.wg.Wait()
 }
 
+// IdleTimeout bounds the wait for a process's next command.
+const IdleTimeout = 30 * time.Second
+
 func (s *Server) serve(p *peer) {
 	defer s.wg.Done()
 	sc := bufio.NewScanner(p.conn)
-	for sc.Scan() {
+	for p.conn.SetReadDeadline(time.Now().Add(IdleTimeout)) == nil && sc.Scan() {
 		line := sc.Text()
 		s.mu.Lock()
 		s.commands[p.rank] = append(s.commands[p.rank], line)

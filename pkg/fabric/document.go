@@ -1,0 +1,187 @@
+package fabric
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Pair statuses in PairOutcome.Status.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// Document is a fabric run's result, gathered at rank 0.
+type Document struct {
+	// Tool and Version name the program (rank 0's version; every rank
+	// runs the same).
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	// Launcher is how the world was found (Launcher* constants).
+	Launcher string `json:"launcher"`
+	// World is rank 0's world: Size is the number of ranks.
+	World World `json:"world"`
+	// Rendezvous is how rank 0 was found (Method* constants).
+	Rendezvous string `json:"rendezvous"`
+	// Workloads are the workloads measured on each pair.
+	Workloads []string `json:"workloads,omitempty"`
+	// Params are the run's parameters, the same on every rank.
+	Params map[string]string `json:"params,omitempty"`
+	// Schedule is the pattern and its size; each pair names its round.
+	Schedule ScheduleInfo `json:"schedule"`
+	// PairTimeoutNS bounds one pair's measurement.
+	PairTimeoutNS int64 `json:"pair_timeout_ns"`
+	// StartedAt and FinishedAt bound the sweep.
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+	// Members are the ranks, ordered by rank.
+	Members []Member `json:"members"`
+	// Pairs are every scheduled pair's outcome, in schedule order.
+	Pairs []PairOutcome `json:"pairs"`
+	// Departed are the ranks that left the sweep, in the order they did.
+	Departed []Departure `json:"departed,omitempty"`
+}
+
+// ScheduleInfo names a sweep's schedule.
+type ScheduleInfo struct {
+	Pattern string `json:"pattern"`
+	Rounds  int    `json:"rounds"`
+	Pairs   int    `json:"pairs"`
+}
+
+// PairOutcome is one scheduled pair's result or failure.
+type PairOutcome struct {
+	// Round is the pair's round, 1-based.
+	Round int `json:"round"`
+	// Src measured against Dst, which served.
+	Src int `json:"src"`
+	Dst int `json:"dst"`
+	// Status is StatusOK or StatusFailed.
+	Status string `json:"status"`
+	// Error says why a failed pair failed.
+	Error string `json:"error,omitempty"`
+	// Figures are the pair's headline figures.
+	Figures Figures `json:"figures,omitempty"`
+	// Result is the Measurer's full result.
+	Result json.RawMessage `json:"result,omitempty"`
+	// ElapsedNS is how long the measuring side took.
+	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
+}
+
+// OK reports whether the pair was measured.
+func (p *PairOutcome) OK() bool { return p.Status == StatusOK }
+
+// Departure is a rank leaving the sweep: its connection dropped, it fell
+// silent, or it broke the protocol.
+type Departure struct {
+	Rank int `json:"rank"`
+	// Round is the round (1-based) in which it left; 0 before the first.
+	Round  int    `json:"round"`
+	Reason string `json:"reason"`
+}
+
+// Figure is one headline figure.
+type Figure struct {
+	Metric string
+	Value  float64
+}
+
+// Figures are a pair's headline figures sorted by metric; in JSON an
+// object {"metric": value}. A slice keeps a million pairs' figures small.
+type Figures []Figure
+
+// Get returns the value of metric.
+func (f Figures) Get(metric string) (float64, bool) {
+	for _, x := range f {
+		if x.Metric == metric {
+			return x.Value, true
+		}
+	}
+	return 0, false
+}
+
+// MarshalJSON writes the figures as an object in metric order.
+func (f Figures) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, x := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(x.Metric)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(x.Value)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: %w", x.Metric, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object of figures.
+func (f *Figures) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*f = figuresOf(m, nil)
+	return nil
+}
+
+// figuresOf sorts m into Figures, taking metric names from intern (when
+// not nil) so that equal names share one string.
+func figuresOf(m map[string]float64, intern map[string]string) Figures {
+	if len(m) == 0 {
+		return nil
+	}
+	f := make(Figures, 0, len(m))
+	for k, v := range m {
+		if intern != nil {
+			if s, ok := intern[k]; ok {
+				k = s
+			} else {
+				intern[k] = k
+			}
+		}
+		f = append(f, Figure{Metric: k, Value: v})
+	}
+	slices.SortFunc(f, func(a, b Figure) int { return strings.Compare(a.Metric, b.Metric) })
+	return f
+}
+
+// Metrics returns every metric any pair has a figure for, sorted.
+func (d *Document) Metrics() []string {
+	seen := map[string]bool{}
+	for i := range d.Pairs {
+		for _, x := range d.Pairs[i].Figures {
+			seen[x.Metric] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Failed returns the pairs that failed.
+func (d *Document) Failed() []*PairOutcome {
+	var out []*PairOutcome
+	for i := range d.Pairs {
+		if !d.Pairs[i].OK() {
+			out = append(out, &d.Pairs[i])
+		}
+	}
+	return out
+}

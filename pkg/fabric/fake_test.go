@@ -1,0 +1,171 @@
+package fabric
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeMeasurer measures over real TCP: Serve accepts one connection on the
+// rank's listener and answers the client's hello; Measure dials the peer
+// and returns figures computed from the pair (see fakeLat, fakeBW), so a
+// pair is only measured when its Dst really serves.
+type fakeMeasurer struct {
+	rank int
+	ln   *net.TCPListener
+	slow map[[2]int]bool // pairs whose figures are 5x worse
+	// hook, when set, runs before each call with the call's 1-based
+	// count; a non-nil error is returned instead of measuring.
+	hook func(ctx context.Context, call int, role string, peer int) error
+
+	mu    sync.Mutex
+	calls int
+}
+
+func fakeLat(src, dst int) float64 { return 1 + 0.01*float64(src) + 0.001*float64(dst) }
+func fakeBW(src, dst int) float64  { return 100 - 0.1*float64(src) - 0.01*float64(dst) }
+
+func newFakeMeasurer(t *testing.T, rank int) *fakeMeasurer {
+	t.Helper()
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return &fakeMeasurer{rank: rank, ln: ln}
+}
+
+func (f *fakeMeasurer) addr() string { return f.ln.Addr().String() }
+
+func (f *fakeMeasurer) enter(ctx context.Context, role string, peer int) error {
+	f.mu.Lock()
+	f.calls++
+	call := f.calls
+	f.mu.Unlock()
+	if f.hook != nil {
+		return f.hook(ctx, call, role, peer)
+	}
+	return nil
+}
+
+func (f *fakeMeasurer) Serve(ctx context.Context, peer Member) error {
+	if err := f.enter(ctx, roleServe, peer.Rank); err != nil {
+		return err
+	}
+	dl, _ := ctx.Deadline()
+	f.ln.SetDeadline(dl)
+	stop := context.AfterFunc(ctx, func() { f.ln.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	c, err := f.ln.Accept()
+	if err != nil {
+		return fmt.Errorf("accept: %w", err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if want := fmt.Sprintf("hello from %d\n", peer.Rank); line != want {
+		return fmt.Errorf("got %q, want %q", line, want)
+	}
+	_, err = fmt.Fprintf(c, "served by %d\n", f.rank)
+	return err
+}
+
+func (f *fakeMeasurer) Measure(ctx context.Context, peer Member) (PairResult, error) {
+	if err := f.enter(ctx, roleMeasure, peer.Rank); err != nil {
+		return PairResult{}, err
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", peer.Addr)
+	if err != nil {
+		return PairResult{}, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := fmt.Fprintf(c, "hello from %d\n", f.rank); err != nil {
+		return PairResult{}, err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return PairResult{}, err
+	}
+	served, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "served by "))
+	if err != nil || served != peer.Rank {
+		return PairResult{}, fmt.Errorf("served by %q, want %d", line, peer.Rank)
+	}
+	lat, bw := fakeLat(f.rank, peer.Rank), fakeBW(f.rank, peer.Rank)
+	if f.slow[[2]int{f.rank, peer.Rank}] {
+		lat, bw = lat*5, bw/5
+	}
+	return PairResult{
+		Data:    map[string]int{"src": f.rank, "dst": served},
+		Figures: map[string]float64{"lat.p50_us": lat, "bw_gbps": bw},
+	}, nil
+}
+
+// world is n ranks, each a goroutine with its own context, that rendezvous
+// over 127.0.0.1 and sweep with their fakeMeasurers.
+type world struct {
+	measurers []*fakeMeasurer
+	cancels   []context.CancelFunc
+	ctxs      []context.Context
+	cfg       SweepConfig
+}
+
+func newWorld(t *testing.T, n int) *world {
+	w := &world{cfg: SweepConfig{Pattern: PatternPairs, PairTimeout: time.Second, Grace: 500 * time.Millisecond,
+		Workloads: []string{"write_lat", "write_bw"}}}
+	for r := range n {
+		w.measurers = append(w.measurers, newFakeMeasurer(t, r))
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		t.Cleanup(cancel)
+		w.ctxs, w.cancels = append(w.ctxs, ctx), append(w.cancels, cancel)
+	}
+	return w
+}
+
+// run rendezvouses and sweeps every rank; it returns rank 0's document
+// and every rank's error.
+func (w *world) run(t *testing.T) (*Document, []error) {
+	t.Helper()
+	n := len(w.measurers)
+	addr := freeAddr(t)
+	errs := make([]error, n)
+	var doc *Document
+	var wg sync.WaitGroup
+	for r := range n {
+		cfg := testConfig(r, n)
+		cfg.Coordinator = addr
+		cfg.Self.Addr = w.measurers[r].addr()
+		cfg.IOTimeout = time.Second
+		sc := w.cfg
+		sc.Measurer = w.measurers[r]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Rendezvous(w.ctxs[r], cfg)
+			if err != nil {
+				errs[r] = err
+				return
+			}
+			d, err := s.Sweep(w.ctxs[r], sc)
+			errs[r] = err
+			if r == 0 {
+				doc = d
+			}
+		}()
+	}
+	wg.Wait()
+	return doc, errs
+}
+
+var errKilled = errors.New("killed")

@@ -1,0 +1,137 @@
+package fabric
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Cell states of a Matrix.
+const (
+	CellNone   = iota // not scheduled (or src == dst)
+	CellOK            // measured; Value holds the figure
+	CellNoFig         // measured, but without this metric
+	CellFailed        // scheduled and failed
+)
+
+// Matrix is one metric over every pair: row src (measuring), column dst
+// (serving).
+type Matrix struct {
+	// Metric is the figure's name.
+	Metric string
+	// Members label the rows and columns.
+	Members []Member
+	// Values are the figures, row-major (src*Size+dst); NaN where State
+	// is not CellOK.
+	Values []float64
+	// State is each cell's Cell* state.
+	State []uint8
+}
+
+// Size is the number of rows (and columns).
+func (m *Matrix) Size() int { return len(m.Members) }
+
+// At returns the figure of src -> dst and whether it was measured.
+func (m *Matrix) At(src, dst int) (float64, bool) {
+	i := src*m.Size() + dst
+	return m.Values[i], m.State[i] == CellOK
+}
+
+// Matrix builds metric's matrix from the document's pairs.
+func (d *Document) Matrix(metric string) *Matrix {
+	n := len(d.Members)
+	m := &Matrix{Metric: metric, Members: d.Members, Values: make([]float64, n*n), State: make([]uint8, n*n)}
+	for i := range m.Values {
+		m.Values[i] = math.NaN()
+	}
+	for i := range d.Pairs {
+		p := &d.Pairs[i]
+		if p.Src < 0 || p.Src >= n || p.Dst < 0 || p.Dst >= n {
+			continue
+		}
+		c := p.Src*n + p.Dst
+		switch v, ok := p.Figures.Get(metric); {
+		case !p.OK():
+			m.State[c] = CellFailed
+		case !ok:
+			m.State[c] = CellNoFig
+		default:
+			m.State[c], m.Values[c] = CellOK, v
+		}
+	}
+	return m
+}
+
+// WriteMatrix renders m as a text table: a row per src ("2 host-c"), a
+// column per dst rank; "FAIL" for a failed pair, "n/a" for a pair measured
+// without this metric, "-" on the diagonal, blank where nothing was
+// scheduled.
+func WriteMatrix(w io.Writer, m *Matrix) error {
+	if _, err := fmt.Fprintf(w, "%s: rows measure (src), columns serve (dst)\n", m.Metric); err != nil {
+		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+	}
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignRight),
+		tablewriter.WithRowAlignment(tw.AlignRight),
+	)
+	n := m.Size()
+	header := make([]any, 0, n+1)
+	header = append(header, `src\dst`)
+	for _, mb := range m.Members {
+		header = append(header, strconv.Itoa(mb.Rank))
+	}
+	tbl.Header(header...)
+	for s := range n {
+		row := make([]string, 0, n+1)
+		row = append(row, fmt.Sprintf("%d %s", m.Members[s].Rank, m.Members[s].Hostname))
+		for d := range n {
+			row = append(row, m.cell(s, d))
+		}
+		if err := tbl.Append(row); err != nil {
+			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+		}
+	}
+	if err := tbl.Render(); err != nil {
+		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+	}
+	return nil
+}
+
+func (m *Matrix) cell(s, d int) string {
+	i := s*m.Size() + d
+	switch m.State[i] {
+	case CellOK:
+		return formatFigure(m.Values[i])
+	case CellFailed:
+		return "FAIL"
+	case CellNoFig:
+		return "n/a"
+	}
+	if s == d {
+		return "-"
+	}
+	return ""
+}
+
+// formatFigure shows about four significant digits: 1.234, 12.34,
+// 123.4, 1234.
+func formatFigure(v float64) string {
+	a := math.Abs(v)
+	prec := 0
+	switch {
+	case a < 10:
+		prec = 3
+	case a < 100:
+		prec = 2
+	case a < 1000:
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}

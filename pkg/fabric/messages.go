@@ -1,0 +1,71 @@
+package fabric
+
+import "encoding/json"
+
+// Coordinator conversation, one message a frame (see wire.go):
+//
+//	rank k                      rank 0
+//	register{size, member} -->
+//	                       <--  ack                 (registration accepted)
+//	                       <--  welcome{members}    (every rank registered)
+//	                       <--  start{...}          (Session.Sweep)
+//	                       <--  assign{round, role, peer}
+//	done{round, ...}       -->                      (one assign/done per round)
+//	                       <--  finish
+//
+// Rank 0 may send error instead of any message; the rank then stops.
+const (
+	msgRegister = "register"
+	msgAck      = "ack"
+	msgWelcome  = "welcome"
+	msgStart    = "start"
+	msgAssign   = "assign"
+	msgDone     = "done"
+	msgFinish   = "finish"
+	msgError    = "error"
+)
+
+// Roles in an assignment.
+const (
+	roleIdle    = "idle"
+	roleServe   = "serve"
+	roleMeasure = "measure"
+)
+
+// message is every coordinator message; Type says which fields are set.
+type message struct {
+	Type    string     `json:"type"`
+	Size    int        `json:"size,omitempty"`    // register: the world size the rank has
+	Member  *Member    `json:"member,omitempty"`  // register
+	Members []Member   `json:"members,omitempty"` // welcome
+	Start   *startMsg  `json:"start,omitempty"`
+	Assign  *assignMsg `json:"assign,omitempty"`
+	Done    *doneMsg   `json:"done,omitempty"`
+	Error   string     `json:"error,omitempty"`
+}
+
+// startMsg opens a sweep and says how long a rank may wait.
+type startMsg struct {
+	Pattern       string `json:"pattern"`
+	Rounds        int    `json:"rounds"`
+	PairTimeoutNS int64  `json:"pair_timeout_ns"`
+	GraceNS       int64  `json:"grace_ns"`
+	DropResults   bool   `json:"drop_results,omitempty"`
+}
+
+// assignMsg is a rank's part in a round (1-based).
+type assignMsg struct {
+	Round int    `json:"round"`
+	Role  string `json:"role"`
+	Peer  int    `json:"peer"`
+}
+
+// doneMsg is a rank's report of a round: for the measuring rank, the
+// pair's result; for the serving rank, only an error if serving failed.
+type doneMsg struct {
+	Round     int                `json:"round"`
+	Error     string             `json:"error,omitempty"`
+	Figures   map[string]float64 `json:"figures,omitempty"`
+	Result    json.RawMessage    `json:"result,omitempty"`
+	ElapsedNS int64              `json:"elapsed_ns,omitempty"`
+}

@@ -1,0 +1,87 @@
+package fabric
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// PlanSummary is what a schedule costs: rounds run one after another, the
+// pairs of a round at the same time.
+type PlanSummary struct {
+	// Hosts is the number of ranks the schedule covers (largest rank + 1).
+	Hosts int `json:"hosts"`
+	// Rounds is the number of rounds.
+	Rounds int `json:"rounds"`
+	// Pairs is the number of pairs measured, over all rounds.
+	Pairs int `json:"pairs"`
+	// MaxPairsPerRound is the largest number of pairs in one round.
+	MaxPairsPerRound int `json:"max_pairs_per_round"`
+	// PerPair is the time one pair's measurement takes (every workload of
+	// it, set-up included).
+	PerPair time.Duration `json:"per_pair_ns"`
+	// Estimated is Rounds x PerPair: the sweep's duration when every
+	// pair takes PerPair, without the per-round barrier's few
+	// milliseconds.
+	Estimated time.Duration `json:"estimated_ns"`
+}
+
+// Plan summarises rounds for a measurement time of perPair per pair.
+func Plan(rounds []Round, perPair time.Duration) PlanSummary {
+	p := PlanSummary{Rounds: len(rounds), PerPair: perPair}
+	for _, r := range rounds {
+		p.Pairs += len(r)
+		p.MaxPairsPerRound = max(p.MaxPairsPerRound, len(r))
+		for _, pr := range r {
+			p.Hosts = max(p.Hosts, pr.Src+1, pr.Dst+1)
+		}
+	}
+	p.Estimated = time.Duration(p.Rounds) * perPair
+	return p
+}
+
+// String is the summary in one line, such as "16 hosts: 30 rounds, 240
+// pairs (at most 8 a round), 30 x 10s = 5m0s".
+func (p PlanSummary) String() string {
+	return fmt.Sprintf("%d hosts: %d rounds, %d pairs (at most %d a round), %d x %s = %s",
+		p.Hosts, p.Rounds, p.Pairs, p.MaxPairsPerRound, p.Rounds, p.PerPair, p.Estimated)
+}
+
+// WritePlan writes what --plan shows: the pattern and summary, then the
+// first maxRounds rounds as "round 1: 0->3 1->2" lines (all of them when
+// maxRounds < 0), then how many were left out.
+func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duration, maxRounds int) error {
+	ew := &errWriter{w: w}
+	ew.printf("pattern %s, %s\n", pattern, Plan(rounds, perPair))
+	shown := len(rounds)
+	if maxRounds >= 0 && maxRounds < shown {
+		shown = maxRounds
+	}
+	for i, r := range rounds[:shown] {
+		ew.printf("round %d:", i+1)
+		for _, p := range r {
+			ew.printf(" %d->%d", p.Src, p.Dst)
+		}
+		ew.printf("\n")
+	}
+	if shown < len(rounds) {
+		ew.printf("... %d more rounds\n", len(rounds)-shown)
+	}
+	if ew.err != nil {
+		return fmt.Errorf("write plan: %w", ew.err)
+	}
+	return nil
+}
+
+// errWriter keeps the first write error so that formatted output can be
+// written without checking each call.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

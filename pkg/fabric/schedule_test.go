@@ -1,0 +1,177 @@
+package fabric
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+// checkRounds fails unless no rank is twice in a round and every pair is
+// between distinct ranks in 0..n-1; it returns how often each ordered pair
+// (src*n+dst) was measured.
+func checkRounds(t *testing.T, n int, rounds []Round) []int {
+	t.Helper()
+	seen := make([]int, n*n)
+	busy := make([]int, n) // round index+1 a rank was last busy in
+	for ri, r := range rounds {
+		for _, p := range r {
+			if p.Src < 0 || p.Src >= n || p.Dst < 0 || p.Dst >= n || p.Src == p.Dst {
+				t.Fatalf("n=%d round %d: bad pair %+v", n, ri, p)
+			}
+			for _, h := range []int{p.Src, p.Dst} {
+				if busy[h] == ri+1 {
+					t.Fatalf("n=%d round %d: rank %d in two pairs", n, ri, h)
+				}
+				busy[h] = ri + 1
+			}
+			seen[p.Src*n+p.Dst]++
+		}
+	}
+	return seen
+}
+
+func TestSchedulePairs(t *testing.T) {
+	sizes := []int{1024}
+	for n := 2; n <= 40; n++ {
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
+		rounds, err := Schedule(PatternPairs, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 2 * (n - 1)
+		if n%2 == 1 {
+			want = 2 * n
+		}
+		if len(rounds) != want {
+			t.Fatalf("n=%d: %d rounds, want %d", n, len(rounds), want)
+		}
+		seen := checkRounds(t, n, rounds)
+		for s := range n {
+			for d := range n {
+				if got, w := seen[s*n+d], boolInt(s != d); got != w {
+					t.Fatalf("n=%d: pair %d->%d measured %d times, want %d", n, s, d, got, w)
+				}
+			}
+		}
+		// Even n: every rank is busy in every round; odd n: one sits out.
+		for ri, r := range rounds {
+			if len(r) != n/2 {
+				t.Fatalf("n=%d round %d: %d pairs, want %d", n, ri, len(r), n/2)
+			}
+		}
+	}
+}
+
+func TestScheduleRing(t *testing.T) {
+	for n := 2; n <= 40; n++ {
+		rounds, err := Schedule(PatternRing, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 2 + n%2; len(rounds) != want {
+			t.Fatalf("n=%d: %d rounds, want %d", n, len(rounds), want)
+		}
+		seen := checkRounds(t, n, rounds)
+		for s := range n {
+			for d := range n {
+				if got, w := seen[s*n+d], boolInt(d == (s+1)%n); got != w {
+					t.Fatalf("n=%d: pair %d->%d measured %d times, want %d", n, s, d, got, w)
+				}
+			}
+		}
+	}
+}
+
+func TestScheduleOneToAll(t *testing.T) {
+	for n := 2; n <= 40; n++ {
+		rounds, err := Schedule(PatternOneToAll, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 2 * (n - 1); len(rounds) != want {
+			t.Fatalf("n=%d: %d rounds, want %d", n, len(rounds), want)
+		}
+		seen := checkRounds(t, n, rounds)
+		for s := range n {
+			for d := range n {
+				w := boolInt(s != d && (s == 0 || d == 0))
+				if got := seen[s*n+d]; got != w {
+					t.Fatalf("n=%d: pair %d->%d measured %d times, want %d", n, s, d, got, w)
+				}
+			}
+		}
+	}
+}
+
+func TestScheduleErrors(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		n       int
+		want    string
+	}{
+		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all`},
+		{PatternPairs, 1, "schedule for 1 ranks: want at least 2"},
+		{PatternRing, 0, "schedule for 0 ranks: want at least 2"},
+	} {
+		if _, err := Schedule(c.pattern, c.n); err == nil || err.Error() != c.want {
+			t.Errorf("Schedule(%q, %d) = %v, want %q", c.pattern, c.n, err, c.want)
+		}
+	}
+}
+
+// TestPlan checks the arithmetic docs/fabric.md gives: rounds x per-pair
+// time, by hand: pairs of 16 hosts is 2*15 rounds of 8 pairs.
+func TestPlan(t *testing.T) {
+	cases := []struct {
+		pattern string
+		n       int
+		want    PlanSummary
+	}{
+		{PatternPairs, 16, PlanSummary{16, 30, 240, 8, 10 * time.Second, 5 * time.Minute}},
+		{PatternPairs, 128, PlanSummary{128, 254, 16256, 64, 10 * time.Second, 2540 * time.Second}},
+		{PatternPairs, 1024, PlanSummary{1024, 2046, 1047552, 512, 10 * time.Second, 20460 * time.Second}},
+		{PatternPairs, 5, PlanSummary{5, 10, 20, 2, 10 * time.Second, 100 * time.Second}},
+		{PatternRing, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second}},
+		{PatternRing, 7, PlanSummary{7, 3, 7, 3, 10 * time.Second, 30 * time.Second}},
+		{PatternOneToAll, 1024, PlanSummary{1024, 2046, 2046, 1, 10 * time.Second, 20460 * time.Second}},
+	}
+	for _, c := range cases {
+		rounds, err := Schedule(c.pattern, c.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Plan(rounds, 10*time.Second); got != c.want {
+			t.Errorf("%s n=%d: got %+v, want %+v", c.pattern, c.n, got, c.want)
+		}
+	}
+}
+
+func TestWritePlan(t *testing.T) {
+	rounds, err := Schedule(PatternPairs, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WritePlan(&b, PatternPairs, rounds, 2*time.Second, 4); err != nil {
+		t.Fatal(err)
+	}
+	want := `pattern pairs, 4 hosts: 6 rounds, 12 pairs (at most 2 a round), 6 x 2s = 12s
+round 1: 1->2 3->0
+round 2: 1->3 2->0
+round 3: 0->1 3->2
+round 4: 0->3 2->1
+... 2 more rounds
+`
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,244 @@
+package fabric
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// sweeper is rank 0 running a sweep.
+type sweeper struct {
+	s      *Session
+	cfg    SweepConfig
+	doc    *Document
+	events chan event
+	stop   chan struct{}
+	alive  []bool
+	why    []string          // why a departed rank's pairs fail
+	intern map[string]string // metric names, shared by every pair
+}
+
+// event is a message (or a read error) from a rank; rank 0's own reports
+// come as events too.
+type event struct {
+	rank int
+	msg  *message
+	err  error
+}
+
+func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, error) {
+	n := s.World.Size
+	sw := &sweeper{s: s, cfg: cfg, events: make(chan event, n), stop: make(chan struct{}),
+		alive: make([]bool, n), why: make([]string, n), intern: map[string]string{}}
+	defer close(sw.stop)
+	for r := range sw.alive {
+		sw.alive[r] = true
+	}
+	rounds, err := Schedule(cfg.Pattern, n)
+	if err != nil {
+		sw.broadcast(&message{Type: msgError, Error: err.Error()})
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	plan := Plan(rounds, cfg.PairTimeout)
+	sw.doc = &Document{
+		Tool: "rdma-bench fabric", Version: s.cfg.Self.Version, Launcher: s.World.Launcher,
+		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
+		Schedule:      ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs},
+		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,
+		Pairs: make([]PairOutcome, 0, plan.Pairs),
+	}
+	start := &message{Type: msgStart, Start: &startMsg{Pattern: cfg.Pattern, Rounds: len(rounds),
+		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), GraceNS: cfg.Grace.Nanoseconds(), DropResults: cfg.DropResults}}
+	for r := 1; r < n; r++ {
+		if err := s.links[r].send(ctx, start, s.cfg.IOTimeout); err != nil {
+			sw.depart(r, 0, err.Error())
+			continue
+		}
+		go sw.read(ctx, r)
+	}
+	for i, round := range rounds {
+		if err := sw.round(ctx, i+1, round); err != nil {
+			sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
+			sw.doc.FinishedAt = time.Now()
+			return sw.doc, fmt.Errorf("sweep stopped in round %d of %d: %w", i+1, len(rounds), err)
+		}
+	}
+	sw.broadcast(&message{Type: msgFinish})
+	sw.doc.FinishedAt = time.Now()
+	return sw.doc, nil
+}
+
+// read passes rank r's messages on as events until its link fails.
+func (sw *sweeper) read(ctx context.Context, r int) {
+	bound := sw.cfg.PairTimeout + 2*sw.cfg.Grace + sw.s.cfg.IOTimeout
+	for {
+		m, err := sw.s.links[r].recv(ctx, bound)
+		select {
+		case sw.events <- event{rank: r, msg: m, err: err}:
+		case <-sw.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// round runs one round: assign every live rank its part, collect every
+// report within PairTimeout+Grace, then record the pairs' outcomes. It
+// fails only when ctx is done.
+func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
+	n := len(sw.alive)
+	roles := make([]*assignMsg, n)
+	base := len(sw.doc.Pairs)
+	for _, p := range pairs {
+		o := PairOutcome{Round: num, Src: p.Src, Dst: p.Dst}
+		if why := sw.gone(p.Src, p.Dst); why != "" {
+			o.Status, o.Error = StatusFailed, "not measured: "+why
+		} else {
+			roles[p.Src] = &assignMsg{Round: num, Role: roleMeasure, Peer: p.Dst}
+			roles[p.Dst] = &assignMsg{Round: num, Role: roleServe, Peer: p.Src}
+		}
+		sw.doc.Pairs = append(sw.doc.Pairs, o)
+	}
+	reports := make([]*doneMsg, n)
+	waiting := make([]bool, n)
+	pending := 0
+	for r := range n {
+		if !sw.alive[r] {
+			continue
+		}
+		a := roles[r]
+		if a == nil {
+			a = &assignMsg{Round: num, Role: roleIdle, Peer: -1}
+		}
+		if r == 0 {
+			go sw.local(ctx, a)
+		} else if err := sw.s.links[r].send(ctx, &message{Type: msgAssign, Assign: a}, sw.s.cfg.IOTimeout); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			sw.depart(r, num, err.Error())
+			continue
+		}
+		waiting[r] = true
+		pending++
+	}
+	limit := sw.cfg.PairTimeout + sw.cfg.Grace
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for pending > 0 {
+		select {
+		case ev := <-sw.events:
+			r := ev.rank
+			switch {
+			case !waiting[r]:
+				if ev.err != nil && sw.alive[r] && r != 0 {
+					sw.depart(r, num, ev.err.Error()) // it reported, then dropped
+				}
+				continue
+			case ev.err != nil:
+				sw.depart(r, num, ev.err.Error())
+			case ev.msg.Type != msgDone || ev.msg.Done == nil || ev.msg.Done.Round != num:
+				if r == 0 {
+					continue // a report of rank 0's that came after its round
+				}
+				sw.depart(r, num, fmt.Sprintf("protocol error: sent %q in round %d", ev.msg.Type, num))
+			default:
+				reports[r] = ev.msg.Done
+			}
+			waiting[r] = false
+			pending--
+		case <-timer.C:
+			for r := range waiting {
+				switch {
+				case !waiting[r]:
+				case r == 0:
+					reports[0] = &doneMsg{Round: num, Error: fmt.Sprintf("rank 0's own part did not return within %s", fmtDuration(limit))}
+				default:
+					sw.depart(r, num, fmt.Sprintf("silent for %s after its assignment", fmtDuration(limit)))
+				}
+			}
+			pending = 0
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for i := base; i < len(sw.doc.Pairs); i++ {
+		if o := &sw.doc.Pairs[i]; o.Status == "" {
+			sw.resolve(o, reports)
+		}
+	}
+	return nil
+}
+
+// local runs rank 0's own part of a round.
+func (sw *sweeper) local(ctx context.Context, a *assignMsg) {
+	d := perform(ctx, sw.cfg.Measurer, sw.s.Members, a, sw.cfg.PairTimeout)
+	if sw.cfg.DropResults {
+		d.Result = nil
+	}
+	select {
+	case sw.events <- event{rank: 0, msg: &message{Type: msgDone, Done: d}}:
+	case <-sw.stop:
+	}
+}
+
+// resolve records a measured pair's outcome from both sides' reports.
+func (sw *sweeper) resolve(o *PairOutcome, reports []*doneMsg) {
+	var errs []string
+	src, dst := reports[o.Src], reports[o.Dst]
+	switch {
+	case src == nil:
+		errs = append(errs, sw.why[o.Src])
+	case src.Error != "":
+		errs = append(errs, fmt.Sprintf("measure on %s: %s", sw.s.Members[o.Src], src.Error))
+	}
+	switch {
+	case dst == nil:
+		errs = append(errs, sw.why[o.Dst])
+	case dst.Error != "":
+		errs = append(errs, fmt.Sprintf("serve on %s: %s", sw.s.Members[o.Dst], dst.Error))
+	}
+	if len(errs) > 0 {
+		o.Status, o.Error = StatusFailed, strings.Join(errs, "; ")
+		return
+	}
+	o.Status = StatusOK
+	o.Figures = figuresOf(src.Figures, sw.intern)
+	o.Result = src.Result
+	o.ElapsedNS = src.ElapsedNS
+}
+
+// gone says why a pair with these ranks cannot be measured, or "".
+func (sw *sweeper) gone(ranks ...int) string {
+	var whys []string
+	for _, r := range ranks {
+		if !sw.alive[r] {
+			whys = append(whys, sw.why[r])
+		}
+	}
+	return strings.Join(whys, "; ")
+}
+
+// depart takes rank r out of the sweep.
+func (sw *sweeper) depart(r, round int, reason string) {
+	if !sw.alive[r] {
+		return
+	}
+	sw.alive[r] = false
+	sw.why[r] = fmt.Sprintf("%s left the sweep in round %d: %s", sw.s.Members[r], round, reason)
+	sw.doc.Departed = append(sw.doc.Departed, Departure{Rank: r, Round: round, Reason: reason})
+	sw.s.links[r].Close()
+}
+
+// broadcast sends m to every live rank, then closes their links.
+func (sw *sweeper) broadcast(m *message) {
+	for r := 1; r < len(sw.alive); r++ {
+		if sw.alive[r] {
+			_ = sw.s.links[r].send(context.Background(), m, sw.s.cfg.IOTimeout)
+		}
+		sw.s.links[r].Close()
+	}
+}

@@ -1,0 +1,139 @@
+package fabric
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"time"
+)
+
+// Coordinator frames: a 4-byte magic, a 4-byte big-endian payload length,
+// then one JSON message. The magic tells an rdma-bench fabric peer from
+// anything else listening on the address.
+const (
+	frameMagic  = "RBF1"
+	frameHeader = 8
+	// maxFrame bounds a payload, in bytes; a pair's result is the largest.
+	maxFrame = 16 << 20
+)
+
+// link is one coordinator connection. send and recv may run at the same
+// time (one of each); each has its own deadline.
+type link struct {
+	conn net.Conn
+	rd   *bufio.Reader
+	peer string // who is at the other end, for errors
+	wmu  sync.Mutex
+}
+
+func newLink(conn net.Conn, peer string) *link {
+	return &link{conn: conn, rd: bufio.NewReader(conn), peer: peer}
+}
+
+// Close closes the connection; a blocked send or recv returns.
+func (l *link) Close() error { return l.conn.Close() }
+
+// send writes m within timeout, or until ctx is done.
+func (l *link) send(ctx context.Context, m *message, timeout time.Duration) error {
+	payload, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode %s message: %w", m.Type, err)
+	}
+	if len(payload) > maxFrame {
+		return fmt.Errorf("%s message of %d bytes: at most %d fit a frame", m.Type, len(payload), maxFrame)
+	}
+	buf := make([]byte, frameHeader, frameHeader+len(payload))
+	copy(buf, frameMagic)
+	binary.BigEndian.PutUint32(buf[4:], uint32(len(payload)))
+	buf = append(buf, payload...)
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	err = l.bounded(ctx, timeout, l.conn.SetWriteDeadline, func() error {
+		_, err := l.conn.Write(buf)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("send %s to %s: %w", m.Type, l.peer, err)
+	}
+	return nil
+}
+
+// recv reads one message within timeout, or until ctx is done.
+func (l *link) recv(ctx context.Context, timeout time.Duration) (*message, error) {
+	var m message
+	err := l.bounded(ctx, timeout, l.conn.SetReadDeadline, func() error {
+		var hdr [frameHeader]byte
+		if _, err := io.ReadFull(l.rd, hdr[:]); err != nil {
+			return err
+		}
+		if string(hdr[:4]) != frameMagic {
+			return fmt.Errorf("peer is not an rdma-bench fabric process (frame starts %q, want %q)", hdr[:4], frameMagic)
+		}
+		n := binary.BigEndian.Uint32(hdr[4:])
+		if n > maxFrame {
+			return fmt.Errorf("frame of %d bytes: at most %d accepted", n, maxFrame)
+		}
+		payload := make([]byte, n)
+		if _, err := io.ReadFull(l.rd, payload); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(payload, &m); err != nil {
+			return fmt.Errorf("decode message: %w", err)
+		}
+		if m.Type == "" {
+			return errors.New("message without a type")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("from %s: %w", l.peer, err)
+	}
+	return &m, nil
+}
+
+// bounded runs op with setDeadline set timeout from now; cancelling ctx
+// wakes op. The error says which bound ended it.
+func (l *link) bounded(ctx context.Context, timeout time.Duration, setDeadline func(time.Time) error, op func() error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := setDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		_ = setDeadline(time.Unix(1, 0))
+	})
+	err := op()
+	if !stop() {
+		<-fired
+	}
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("timed out after %s: %w", fmtDuration(timeout), err)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("connection closed: %w", err)
+	}
+	return err
+}
+
+// fmtDuration writes whole seconds as "60s" and anything else as
+// time.Duration does.
+func fmtDuration(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

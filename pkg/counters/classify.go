@@ -1,6 +1,9 @@
 package counters
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Class says what a counter counts, for the clean verdict.
 type Class string
@@ -127,7 +130,8 @@ var table = map[string]Info{
 }
 
 // Name-pattern rule for counters the table does not know: a name is split
-// at '_' and '-' and each word is matched by its start.
+// into words (at '_', '-' and camelCase humps: irdma's ip4InDiscards is
+// ip4, in, discards) and each word is matched by its start.
 var (
 	retransWords    = []string{"retr", "dup", "seq", "nak", "timeout", "rnr", "ooo", "resend"}
 	errorWords      = []string{"err", "discard", "drop", "fail", "bad", "invalid", "overrun", "overflow", "lost", "loss", "abort", "flush", "down", "miss", "crc", "reject"}
@@ -143,7 +147,7 @@ func Classify(name string) Info {
 		return in
 	}
 	in := Info{Class: ClassInfo, Unit: UnitEvents}
-	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' })
+	words := splitWords(name)
 	has := func(prefixes []string) bool {
 		for _, w := range words {
 			for _, p := range prefixes {
@@ -171,4 +175,34 @@ func Classify(name string) Info {
 		in.Class = ClassTraffic
 	}
 	return in
+}
+
+// splitWords splits a counter name into lower-case words at '_', '-', and
+// camelCase boundaries (aB, and AbC before the last capital of a run).
+func splitWords(name string) []string {
+	var words []string
+	var cur []rune
+	rs := []rune(name)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0:
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
 }

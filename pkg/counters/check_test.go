@@ -150,3 +150,53 @@ func TestCheckTwoSides(t *testing.T) {
 		t.Errorf("250 ACKs for 200 packets: %s, want a disagreement", r)
 	}
 }
+
+// TestCheckVeth replays runs measured between two rxe devices on a veth
+// pair (rxea on veth0 requesting, rxeb on veth1 responding; perftest's TCP
+// over lo, IPv6 off, so the veths carried only RDMA): each side's rxe
+// counters pass Check in its role, and the veths' tx_bytes equal the
+// model's netdev bytes (Ethernet header through ICRC) exactly.
+func TestCheckVeth(t *testing.T) {
+	roce := func(op Op, tr Transport, size int64, mtu int) Workload {
+		return Workload{Op: op, Transport: tr, MessageBytes: size, PathMTUBytes: mtu, Ops: 100, Link: LinkRoCEv2IPv4, Acks: AcksRXE}
+	}
+	for _, c := range []struct {
+		name                   string
+		w                      Workload
+		reqPkts, respPkts      uint64 // rxea sent_pkts, rxeb sent_pkts
+		veth0Bytes, veth1Bytes uint64 // tx_bytes
+		sends, recvs           uint64
+	}{
+		{"ib_write_bw -n 200 -s 2", roce(OpWrite, RC, 2, 4096).times(200), 200, 200, 15600, 12400, 0, 0},
+		{"ib_write_bw -n 100 -s 8192 -m 1024", roce(OpWrite, RC, 8192, 1024), 800, 100, 867200, 6200, 0, 0},
+		{"ib_read_bw -n 100 -s 8192 -m 1024", roce(OpRead, RC, 8192, 1024), 100, 800, 7400, 866400, 0, 0},
+		{"ib_send_bw -n 100 -s 100", roce(OpSend, RC, 100, 4096), 100, 100, 15800, 6200, 100, 100},
+		{"ib_send_bw -c UD -n 100 -s 1000 -m 1024", roce(OpSend, UD, 1000, 1024), 100, 0, 106600, 0, 100, 100},
+		{"ib_atomic_bw -n 100", roce(OpAtomic, RC, 8, 4096), 100, 100, 8600, 7000, 0, 0},
+	} {
+		e := mustExpect(t, c.w)
+		if got := e.Requests.NetdevBytes; got != exact(c.veth0Bytes) {
+			t.Errorf("%s: requests %s netdev bytes, veth0 sent %d", c.name, got, c.veth0Bytes)
+		}
+		if got := e.Responses.NetdevBytes; got != exact(c.veth1Bytes) {
+			t.Errorf("%s: responses %s netdev bytes, veth1 sent %d", c.name, got, c.veth1Bytes)
+		}
+		req := rxeDeltas(t, map[string]uint64{"sent_pkts": c.reqPkts, "rcvd_pkts": c.respPkts, "rdma_sends": c.sends})
+		resp := rxeDeltas(t, map[string]uint64{"sent_pkts": c.respPkts, "rcvd_pkts": c.reqPkts, "rdma_recvs": c.recvs})
+		for role, sides := range map[Role][2]Deltas{RoleRequester: {req, resp}, RoleResponder: {resp, req}} {
+			r, err := e.Check(role, sides[0], sides[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.OK() || len(r.Findings) != 3 {
+				t.Errorf("%s as %s: %s (%d findings)", c.name, role, r, len(r.Findings))
+			}
+		}
+	}
+}
+
+// times sets the operation count.
+func (w Workload) times(ops int64) Workload {
+	w.Ops = ops
+	return w
+}

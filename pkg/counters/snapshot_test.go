@@ -244,3 +244,33 @@ func TestReasonOf(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeIBPort: an InfiniBand port's GID entries name no network device
+// (reading them fails with EINVAL); that is a missing netdev, not a warning.
+func TestTakeIBPort(t *testing.T) {
+	r := mlx5Reader()
+	r.Class = faultFS{os.DirFS("testdata/mlx5/infiniband"), map[string]error{
+		"mlx5_0/ports/1/gid_attrs/ndevs/0": syscall.EINVAL,
+	}}
+	r.Netlink = func(string, int) (map[string]uint64, error) { return map[string]uint64{"duplicate_request": 1}, nil }
+	s, err := r.Take("mlx5_0", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := findUnavailable(s.Unavailable, SourceNetdev, "")
+	if !ok || u.Reason != ReasonMissing || !strings.Contains(u.Detail, "invalid argument") {
+		t.Errorf("netdev unavailable %+v %v, want missing, saying why", u, ok)
+	}
+	d, err := Diff(s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range d.Clean().Warnings() {
+		if strings.HasPrefix(w, "netdev") || strings.HasPrefix(w, "device_hw_counters") {
+			t.Errorf("warning %q: a port without a netdev is normal", w)
+		}
+	}
+	if w := d.Clean().Warnings(); len(w) != 1 || !strings.Contains(w[0], "port_xmit_wait malformed") {
+		t.Errorf("Warnings() = %q, want only the malformed port_xmit_wait", w)
+	}
+}

@@ -110,18 +110,19 @@ func (r Reader) netdevOf(portDir string) (string, error) {
 		}
 	}
 	sort.Ints(idx)
-	var last error = fs.ErrNotExist
+	last := "no GID entries"
 	for _, i := range idx[:min(len(idx), 16)] {
 		b, err := fs.ReadFile(r.Class, path.Join(dir, strconv.Itoa(i)))
 		if err != nil {
-			last = err
+			last = describe(filepath.Join(r.Root, dir, strconv.Itoa(i)), err)
 			continue
 		}
 		if nd := strings.TrimSpace(string(b)); nd != "" && !strings.ContainsAny(nd, "/\x00") {
 			return nd, nil
 		}
 	}
-	return "", fmt.Errorf("no GID entry of the port names a network device (an InfiniBand port has none): %w", last)
+	// An InfiniBand port has no network device: missing, not a failure.
+	return "", fmt.Errorf("no GID entry of the port names a network device (%s): %w", last, fs.ErrNotExist)
 }
 
 // reasonOf classifies a read error.

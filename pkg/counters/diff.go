@@ -162,8 +162,9 @@ func (d Deltas) Get(name string) (Delta, bool) {
 	return best, found
 }
 
-// unique returns the deltas with each counter name once, from the freshest
-// source, leaving out the netdev.
+// unique returns the deltas of the RDMA sources (not the netdev), each
+// counter once: the netlink and sysfs hw_counters copies of a port counter
+// are one counter, taken from netlink (fresh).
 func (d Deltas) unique() []Delta {
 	var out []Delta
 	idx := map[string]int{}
@@ -171,10 +172,14 @@ func (d Deltas) unique() []Delta {
 		if c.Source == SourceNetdev {
 			continue
 		}
-		i, ok := idx[c.Name]
+		key := string(c.Source) + "/" + c.Name
+		if c.Source == SourceNetlink || c.Source == SourcePortHW {
+			key = "port/" + c.Name
+		}
+		i, ok := idx[key]
 		switch {
 		case !ok:
-			idx[c.Name] = len(out)
+			idx[key] = len(out)
 			out = append(out, c)
 		case sourceRank(c.Source) < sourceRank(out[i].Source):
 			out[i] = c

@@ -180,3 +180,26 @@ func TestVerdictUnavailable(t *testing.T) {
 		t.Errorf("rxe's absent counters/ and device hw_counters/ are normal: Warnings() = %q", w)
 	}
 }
+
+// TestCleanSources: only the netlink and sysfs copies of a port counter
+// are one counter; the same name in the PMA or device-level group is
+// another, and counts on its own.
+func TestCleanSources(t *testing.T) {
+	before := snap(stamp,
+		Counter{SourceNetlink, "out_of_sequence", 0}, Counter{SourcePortHW, "out_of_sequence", 0},
+		Counter{SourceDeviceHW, "out_of_sequence", 0}, Counter{SourcePort, "link_downed", 0})
+	after := snap(stamp,
+		Counter{SourceNetlink, "out_of_sequence", 0}, Counter{SourcePortHW, "out_of_sequence", 0},
+		Counter{SourceDeviceHW, "out_of_sequence", 2}, Counter{SourcePort, "link_downed", 1})
+	d, err := Diff(before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := d.Clean()
+	if v.Clean || len(v.Moved) != 2 {
+		t.Fatalf("verdict %+v, want the device-level and PMA counters that moved", v)
+	}
+	if v.Moved[0].Source != SourcePort || v.Moved[1].Source != SourceDeviceHW {
+		t.Errorf("moved %v", v.Moved)
+	}
+}

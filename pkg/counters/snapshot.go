@@ -158,10 +158,11 @@ func (r Reader) Take(device string, port int) (Snapshot, error) {
 	}
 	portDir := path.Join(device, "ports", strconv.Itoa(port))
 	if _, err := fs.Stat(r.Class, device); err != nil {
-		return Snapshot{}, fmt.Errorf("rdma device %q under %s: %w", device, r.root(), err)
+		return Snapshot{}, fmt.Errorf("rdma device %q under %s: %w%s", device, r.root(), err, r.choices("."))
 	}
 	if _, err := fs.Stat(r.Class, portDir); err != nil {
-		return Snapshot{}, fmt.Errorf("rdma device %q port %d under %s: %w", device, port, r.root(), err)
+		return Snapshot{}, fmt.Errorf("rdma device %q port %d under %s: %w%s", device, port, r.root(), err,
+			r.choices(path.Join(device, "ports")))
 	}
 	now := time.Now
 	if r.Now != nil {
@@ -181,6 +182,20 @@ func (r Reader) Take(device string, port int) (Snapshot, error) {
 		return a.Name < b.Name
 	})
 	return s, nil
+}
+
+// choices lists the entries of dir for an error message: "; want one of
+// rxe0, rxe1", or nothing when there are none.
+func (r Reader) choices(dir string) string {
+	entries, err := fs.ReadDir(r.Class, dir)
+	if err != nil || len(entries) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return "; want one of " + strings.Join(names, ", ")
 }
 
 func (r Reader) root() string {

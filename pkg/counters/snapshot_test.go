@@ -188,8 +188,8 @@ func TestTakeErrors(t *testing.T) {
 		{"", 1, "want a name such as rxe0"},
 		{"../rxe0", 1, "want a name such as rxe0"},
 		{"rxe0", -1, "want a port number"},
-		{"rxe9", 1, `rdma device "rxe9"`},
-		{"rxe0", 2, `rdma device "rxe0" port 2`},
+		{"rxe9", 1, `rdma device "rxe9" under /sys/class/infiniband: stat rxe9: no such file or directory; want one of rxe0`},
+		{"rxe0", 2, `rdma device "rxe0" port 2 under /sys/class/infiniband: stat rxe0/ports/2: no such file or directory; want one of 1`},
 	} {
 		_, err := r.Take(c.device, c.port)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -26,7 +26,7 @@ fi
 [ -x ./rdma-bench ] || go build -o rdma-bench ./cmd/rdma-bench
 tmp=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 port=$((30000 + RANDOM % 20000))
 pin=()
 [ -z "${PIN:-}" ] || pin=(taskset -c "$PIN")

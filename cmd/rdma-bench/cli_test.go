@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -192,6 +194,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"suite", ""}, "empty host"},
 		{[]string{"devices", "-o", "yaml"}, `unknown --output "yaml"`},
 		{[]string{"version", "extra"}, `unexpected argument "extra"`},
+		{[]string{"run", "tcp_lat", "--loopback", "--repeat", "0"}, "--repeat 0: must be 1..1000"},
+		{[]string{"suite", "--loopback", "--repeat", "5000"}, "--repeat 5000: must be 1..1000"},
+		{[]string{"run", "tcp_lat", "--loopback", "--label", "a/b"}, `--label "a/b": want up to 64 printable characters, no '/'`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}
 	binary(t) // built once, before the clock starts
@@ -452,5 +457,61 @@ func TestVersion(t *testing.T) {
 	head, _ := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil || !strings.Contains(string(out), "(commit "+strings.TrimSpace(string(head))) || strings.Contains(string(out), " devel ") {
 		t.Errorf("a plain go build reports %q (%v), want the module version and commit %s", out, err, head)
+	}
+}
+
+// TestRepeatAndLabel: --repeat measures every point N times, interleaved,
+// and the document keeps each run (with its histogram) and the label, in
+// its file name too.
+func TestRepeatAndLabel(t *testing.T) {
+	testenv.Device(t)
+	dir := t.TempDir()
+	r := run(t, 2*time.Minute, "run", "write_lat", "--loopback", "-a", "--sweep-max", "4", "-n", "200",
+		"--repeat", "3", "--label", "fw-A", "--save", "--results-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	// Interleaved: round 1 of both sizes, then round 2, ...
+	order := regexp.MustCompile(`\] write_lat (\d+) bytes \(run (\d) of 3\)`).FindAllStringSubmatch(r.stderr, -1)
+	var got []string
+	for _, m := range order {
+		got = append(got, m[1]+"/"+m[2])
+	}
+	if want := []string{"2/1", "4/1", "2/2", "4/2", "2/3", "4/3"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-write_lat-fw-A.json"))
+	if len(files) != 1 {
+		t.Fatalf("saved %v", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	var doc struct {
+		Label   string
+		Repeat  int
+		Results []struct {
+			Ops       uint64
+			Histogram string
+			Runs      []struct {
+				Run       int
+				Ops       uint64
+				Histogram string
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Label != "fw-A" || doc.Repeat != 3 || len(doc.Results) != 2 {
+		t.Fatalf("label %q repeat %d, %d results", doc.Label, doc.Repeat, len(doc.Results))
+	}
+	for _, res := range doc.Results {
+		if len(res.Runs) != 3 || res.Ops != 600 || res.Histogram == "" {
+			t.Errorf("%d runs, %d ops, histogram %t", len(res.Runs), res.Ops, res.Histogram != "")
+		}
+		for i, run := range res.Runs {
+			if run.Run != i+1 || run.Ops != 200 || run.Histogram == "" {
+				t.Errorf("run %d: %+v", i+1, run)
+			}
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 // outputFlags choose how results are written.
@@ -123,12 +124,11 @@ func encodeSafely(enc report.Encoder, buf *bytes.Buffer, doc *report.Document) (
 
 // newDocument starts the report of one invocation.
 func newDocument() *report.Document {
-	host, _ := report.CollectHost()
 	v := buildVersion()
 	return &report.Document{
 		SchemaVersion: report.SchemaVersion,
 		Tool:          report.Tool{Name: "rdma-bench", Version: v.version, Commit: v.commit},
-		Host:          host,
+		Host:          workloads.ThisHost(),
 		StartedAt:     time.Now().UTC(),
 		Args:          os.Args,
 	}

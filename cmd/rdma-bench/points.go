@@ -5,6 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
@@ -103,34 +108,74 @@ func deviceError(err error) error {
 	return err
 }
 
-// runPoints measures every point in order and writes what was measured,
-// even when a point failed or Ctrl-C interrupted: a failed run stops the
-// sequence; a point with too little data is written, noted, and makes the
-// exit status 1 once the rest has run.
-func runPoints(ctx context.Context, b *benchFlags, o *outputFlags, pts resolved, at target) error {
+// repeatFlags are run's and suite's --repeat and --label.
+type repeatFlags struct {
+	n     int
+	label string
+}
+
+func addRepeatFlags(fs *pflag.FlagSet, r *repeatFlags) {
+	fs.IntVar(&r.n, "repeat", 1, "measure every point N times (1..1000), interleaved: round 1 of every point, then round 2, ...")
+	fs.StringVar(&r.label, "label", "", "name this side of a comparison (a firmware version, say): kept in the document and its file name")
+}
+
+func (r repeatFlags) check() error {
+	if r.n < 1 || r.n > 1000 {
+		return usageError("--repeat %d: must be 1..1000", r.n)
+	}
+	if len(r.label) > 64 || strings.IndexFunc(r.label, func(c rune) bool { return !unicode.IsPrint(c) || c == '/' }) >= 0 {
+		return usageError("--label %q: want up to 64 printable characters, no '/'", r.label)
+	}
+	return nil
+}
+
+// runPoints measures every point rep.n times, in rounds (round 1 of every
+// point, then round 2, ...) so that a drift of the machine hits every
+// point alike, and writes what was measured, even when a run failed or
+// Ctrl-C interrupted: a failed run stops the sequence; a run with too
+// little data is written, noted, and makes the exit status 1 once the
+// rest has run.
+func runPoints(ctx context.Context, b *benchFlags, o *outputFlags, pts resolved, at target, rep repeatFlags) error {
 	if err := o.open(); err != nil {
 		return err
 	}
 	doc := newDocument()
-	doc.Device = pts.device
+	doc.Device, doc.Label, doc.Repeat = pts.device, rep.label, rep.n
 	b.local.Progress = os.Stderr
+	runs := make([][]*report.Result, len(pts.specs))
+	total := len(pts.specs) * rep.n
 	var runErr error
-	thin := 0
-	for i, sp := range pts.specs {
-		res, err := b.measure(ctx, sp, at, i+1 < len(pts.specs))
-		if res != nil {
-			doc.Results = append(doc.Results, res)
+	thin, k := 0, 0
+rounds:
+	for round := 1; round <= rep.n; round++ {
+		for i, sp := range pts.specs {
+			k++
+			what := fmt.Sprintf("%s %d bytes", sp.Workload, sp.Size)
+			if rep.n > 1 {
+				what += fmt.Sprintf(" (run %d of %d)", round, rep.n)
+			}
+			started := time.Now().UTC()
+			res, err := b.measure(ctx, sp, at, k < total)
+			if res != nil {
+				res.StartedAt = started
+				runs[i] = append(runs[i], res)
+			}
+			if err != nil {
+				runErr = fmt.Errorf("%s: %w", what, err)
+				break rounds
+			}
+			if res.Status != report.StatusOK {
+				thin++
+				fmt.Fprintf(os.Stderr, "rdma-bench: %s: %s: %s\n", what, res.Status, res.Reason)
+			}
+			if total > 1 {
+				fmt.Fprintf(os.Stderr, "[%d/%d] %s done\n", k, total, what)
+			}
 		}
-		if err != nil {
-			runErr = fmt.Errorf("%s %d bytes: %w", sp.Workload, sp.Size, err)
-			break
-		}
-		if res.Status != report.StatusOK {
-			thin++
-			fmt.Fprintf(os.Stderr, "rdma-bench: %s %d bytes: %s: %s\n", sp.Workload, sp.Size, res.Status, res.Reason)
-		}
-		if len(pts.specs) > 1 {
-			fmt.Fprintf(os.Stderr, "[%d/%d] %s %d bytes done\n", i+1, len(pts.specs), sp.Workload, sp.Size)
+	}
+	for _, rs := range runs {
+		if m := report.Merge(rs); m != nil {
+			doc.Results = append(doc.Results, m)
 		}
 	}
 	werr := o.finish(doc)
@@ -140,7 +185,7 @@ func runPoints(ctx context.Context, b *benchFlags, o *outputFlags, pts resolved,
 	case werr != nil:
 		return werr
 	case thin > 0:
-		return fmt.Errorf("%d of %d points have too little data for a figure (see the notes above)", thin, len(pts.specs))
+		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
 	}
 	return nil
 }

@@ -24,8 +24,10 @@ func runRun(ctx context.Context, args []string) error {
 	fs := newFlagSet("run")
 	var b benchFlags
 	var o outputFlags
+	var rep repeatFlags
 	addBenchFlags(fs, &b)
 	addOutputFlags(fs, &o, report.DefaultEncoder)
+	addRepeatFlags(fs, &rep)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, runUsage, strings.Join(workloads.Names(), ", "))
@@ -38,6 +40,9 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := rep.check(); err != nil {
 		return err
 	}
 	at, name, err := runTarget(fs.Args(), *loopback)
@@ -66,7 +71,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runPoints(ctx, &b, &o, pts, at)
+	return runPoints(ctx, &b, &o, pts, at, rep)
 }
 
 // runTarget reads WORKLOAD and HOST (or --loopback) from the arguments.

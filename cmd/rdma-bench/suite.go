@@ -24,8 +24,10 @@ func runSuite(ctx context.Context, args []string) error {
 	fs := newFlagSet("suite")
 	var b benchFlags
 	var o outputFlags
+	var rep repeatFlags
 	addBenchFlags(fs, &b)
 	addOutputFlags(fs, &o, comparisonEncoder)
+	addRepeatFlags(fs, &rep)
 	loopback := fs.Bool("loopback", false, "run both sides in this process, on one device")
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
 	fs.Lookup("duration").DefValue = "1"
@@ -44,6 +46,9 @@ func runSuite(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := rep.check(); err != nil {
 		return err
 	}
 	at := target{loopback: *loopback}
@@ -75,5 +80,5 @@ func runSuite(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runPoints(ctx, &b, &o, pts, at)
+	return runPoints(ctx, &b, &o, pts, at, rep)
 }

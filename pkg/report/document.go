@@ -26,6 +26,11 @@ type Document struct {
 	Host Host `json:"host"`
 	// Device describes the RDMA device used; nil for TCP-only runs.
 	Device *Device `json:"device,omitempty"`
+	// Label names the document's side of a comparison (--label), such as
+	// a firmware version; "" for none.
+	Label string `json:"label,omitempty"`
+	// Repeat is how many times every point was measured (--repeat).
+	Repeat int `json:"repeat"`
 	// StartedAt is when the run started.
 	StartedAt time.Time `json:"started_at"`
 	// Args is the command line of the run.
@@ -50,13 +55,19 @@ type Host struct {
 	CPUModel string `json:"cpu_model"`
 	// Cores is the number of CPUs usable by the process.
 	Cores int `json:"cores"`
+	// RDMACore is rdma-core's version, from the libibverbs loaded ("" when
+	// unknown).
+	RDMACore string `json:"rdma_core"`
 }
 
 // Device describes the RDMA device and port of a run.
 type Device struct {
 	Name            string `json:"name"`
 	FirmwareVersion string `json:"firmware_version"`
-	Port            int    `json:"port"`
+	// Driver is the kernel driver, e.g. "mlx5_core" or "rdma_rxe" ("" when
+	// unknown).
+	Driver string `json:"driver"`
+	Port   int    `json:"port"`
 	// LinkLayer is "InfiniBand" or "Ethernet".
 	LinkLayer string `json:"link_layer"`
 	// MTU is the active path MTU in bytes.

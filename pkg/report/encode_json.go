@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // jsonEncoder writes one indented JSON document holding every result.
@@ -16,6 +18,8 @@ type jsonDocument struct {
 	Tool          Tool         `json:"tool"`
 	Host          Host         `json:"host"`
 	Device        *Device      `json:"device,omitempty"`
+	Label         string       `json:"label,omitempty"`
+	Repeat        int          `json:"repeat"`
 	StartedAt     time.Time    `json:"started_at"`
 	Args          []string     `json:"args"`
 	Results       []jsonResult `json:"results"`
@@ -74,6 +78,28 @@ type jsonResult struct {
 	Peer          *Peer       `json:"peer,omitempty"`
 	Params        Params      `json:"params"`
 	Server        *jsonResult `json:"server,omitempty"`
+	// Histogram is the latency histogram in ns, HdrHistogram's V2
+	// compressed encoding in base64.
+	Histogram string    `json:"histogram,omitempty"`
+	Runs      []jsonRun `json:"runs,omitempty"`
+}
+
+// jsonRun is one repetition of a point: the figures a comparison reads.
+type jsonRun struct {
+	Run         int          `json:"run"`
+	StartedAt   *time.Time   `json:"started_at,omitempty"`
+	Status      string       `json:"status"`
+	Reason      string       `json:"reason,omitempty"`
+	Ops         uint64       `json:"ops"`
+	Bytes       uint64       `json:"bytes"`
+	ElapsedNS   int64        `json:"elapsed_ns"`
+	LatencyUS   *jsonLatency `json:"latency_us,omitempty"`
+	Histogram   string       `json:"histogram,omitempty"`
+	BwGbps      *float64     `json:"bw_gbps"`
+	BwMiBps     *float64     `json:"bw_mibps"`
+	MsgRateMpps *float64     `json:"msg_rate_mpps"`
+	CPUUSPerOp  jsonSides    `json:"cpu_us_per_op"`
+	CPUSPerGB   jsonSides    `json:"cpu_s_per_gb"`
 }
 
 // Encode implements [Encoder].
@@ -86,6 +112,8 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 		Tool:          doc.Tool,
 		Host:          doc.Host,
 		Device:        doc.Device,
+		Label:         doc.Label,
+		Repeat:        max(doc.Repeat, 1),
 		StartedAt:     doc.StartedAt,
 		Args:          doc.Args,
 		Results:       []jsonResult{},
@@ -97,9 +125,16 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 		jr := toJSONResult(r)
 		if r.Server != nil {
 			srv := *r.Server
-			srv.Server = nil // one level: the server's own figures
+			srv.Server, srv.Runs = nil, nil // one level: the server's own figures
 			s := toJSONResult(&srv)
 			jr.Server = &s
+		}
+		var err error
+		if jr.Histogram, err = encodeHistogram(r); err != nil {
+			return err
+		}
+		if jr.Runs, err = toJSONRuns(r); err != nil {
+			return err
 		}
 		jd.Results = append(jd.Results, jr)
 	}
@@ -176,4 +211,43 @@ func perGBValue(c *CPUCost) *float64 {
 	}
 	v := c.SecondsPerGB
 	return &v
+}
+
+// toJSONRuns lists r's runs: r itself when it was measured once.
+func toJSONRuns(r *Result) ([]jsonRun, error) {
+	runs := r.Runs
+	if len(runs) == 0 {
+		runs = []*Result{r}
+	}
+	out := make([]jsonRun, 0, len(runs))
+	for i, run := range runs {
+		full := toJSONResult(run)
+		jr := jsonRun{Run: i + 1, Status: run.Status, Reason: run.Reason, Ops: run.Ops, Bytes: run.Bytes,
+			ElapsedNS: run.ElapsedNS, LatencyUS: full.LatencyUS, BwGbps: full.BwGbps, BwMiBps: full.BwMiBps,
+			MsgRateMpps: full.MsgRateMpps, CPUUSPerOp: full.CPUUSPerOp, CPUSPerGB: full.CPUSPerGB}
+		if !run.StartedAt.IsZero() {
+			t := run.StartedAt
+			jr.StartedAt = &t
+		}
+		var err error
+		if jr.Histogram, err = encodeHistogram(run); err != nil {
+			return nil, err
+		}
+		out = append(out, jr)
+	}
+	return out, nil
+}
+
+// encodeHistogram is r's latency histogram in HdrHistogram's V2
+// compressed base64 encoding; "" when r has no latency data.
+func encodeHistogram(r *Result) (string, error) {
+	h, _, _ := latencyHistogram(r)
+	if h == nil || h.TotalCount() == 0 {
+		return "", nil
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encode json: latency histogram of %s %d bytes: %w", r.Workload, r.SizeBytes, err)
+	}
+	return string(b), nil
 }

@@ -98,6 +98,9 @@ func groupTitle(g *group) string {
 	if c := g.first.Clock; c != "" {
 		add("clock", c)
 	}
+	if n := len(g.first.Runs); n > 1 {
+		add("runs", n)
+	}
 	if g.first.CPU.OneProcess {
 		add("cpu", "one process (both sides)")
 	}

@@ -14,9 +14,9 @@ import (
 const maxNameSuffix = 10000
 
 // SaveJSON writes doc as JSON into dir (created if missing) under the name
-// rdma-bench-YYYYMMDD-HHMMSS-<label>.json, where the time is doc.StartedAt
-// (now if zero) and the label is the workload shared by every result, else
-// "suite". An existing file is never replaced: "-1", "-2", ... is appended
+// rdma-bench-YYYYMMDD-HHMMSS-<name>[-<label>].json, where the time is
+// doc.StartedAt (now if zero), the name is the workload shared by every
+// result, else "suite", and the label is doc.Label. An existing file is never replaced: "-1", "-2", ... is appended
 // to the name instead. The document is written to a temporary file, synced
 // and then linked or renamed into place, so a reader never sees a partial
 // file and no temporary file is left behind.
@@ -112,6 +112,9 @@ func jsonBaseName(doc *Document) string {
 	label = sanitizeName(label)
 	if label == "" {
 		label = "suite"
+	}
+	if l := sanitizeName(doc.Label); l != "" {
+		label += "-" + l
 	}
 	return "rdma-bench-" + t.Format("20060102-150405") + "-" + label
 }

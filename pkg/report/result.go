@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -174,6 +175,13 @@ type Result struct {
 	// Server holds the server side's own figures, when it reported them.
 	// If CPU.Remote is nil, Server.CPU.Local is used as the remote usage.
 	Server *Result `json:"-"`
+
+	// Runs are the repetitions of a point measured several times
+	// (--repeat), in the order measured; the result's own figures merge
+	// them (see [Merge]). Nil for a single run.
+	Runs []*Result `json:"-"`
+	// StartedAt is when the run started.
+	StartedAt time.Time `json:"-"`
 }
 
 // Peer describes the other side of a run.

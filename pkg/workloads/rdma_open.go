@@ -109,7 +109,8 @@ func openDevice(l Local, transport string, cm bool) (_ *device, err error) {
 
 // describe is the report's description of the device port in use.
 func (d *device) describe(l Local) *report.Device {
-	return &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion, Port: l.IBPort,
+	return &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion,
+		Driver: verbs.DeviceDriver(d.ctx.Name()), Port: l.IBPort,
 		LinkLayer: d.port.LinkLayer.String(), MTU: l.pathMTU(int(d.port.ActiveMTU)),
 		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index}
 }

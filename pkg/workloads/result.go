@@ -9,6 +9,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // figures are one side's own measurements; the server sends its own to
@@ -24,8 +25,10 @@ type figures struct {
 	Device     *report.Device   `json:"device,omitempty"`
 }
 
-var thisHost = sync.OnceValue(func() report.Host {
-	h, _ := report.CollectHost() // what could be read
+// ThisHost describes this machine for a report (what could be read).
+var ThisHost = sync.OnceValue(func() report.Host {
+	h, _ := report.CollectHost()
+	h.RDMACore = verbs.RDMACoreVersion()
 	return h
 })
 
@@ -80,7 +83,7 @@ func (s *session) report(m measurement) (*report.Result, error) {
 
 // figures sums what this side's workers measured, with its CPU usage.
 func (s *session) figures(m measurement) figures {
-	f := figures{Host: thisHost(), Device: s.side.deviceInfo()}
+	f := figures{Host: ThisHost(), Device: s.side.deviceInfo()}
 	var first, last int64
 	for _, r := range m.workers {
 		f.Ops += r.ops

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/pflag"
 
@@ -14,15 +17,20 @@ import (
 // parameters (declared once, in pkg/workloads' parameter table), this
 // side's local settings, and the connection.
 type benchFlags struct {
-	spec     workloads.Spec
-	local    workloads.Local
-	all      bool
-	sweepMin string
-	sweepMax string
-	port     int
-	clock    string
-	fs       *pflag.FlagSet
+	spec      workloads.Spec
+	local     workloads.Local
+	all       bool
+	sweepMin  string
+	sweepMax  string
+	port      int
+	clock     string
+	maxMemory string
+	fs        *pflag.FlagSet
 }
+
+// tokenEnv names the environment variable that gives the token (better
+// than --token, which other users see in the process list).
+const tokenEnv = "RDMA_BENCH_TOKEN"
 
 func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	b.fs = fs
@@ -50,6 +58,8 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.DurationVar(&l.ReportInterval, "report-interval", 0, "client: print live interval and cumulative figures on stderr at this period (at least 10ms)")
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the control connection")
 	fs.IntVar(&l.DataPort, "data-port", 0, "server: TCP port of the TCP baseline's data connection (default: a free one)")
+	fs.StringVar(&b.maxMemory, "max-memory", "", "the most memory one run may take on this side, such as 512M or 4G (default: half of this host's memory)")
+	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+"; sent in clear)")
 	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
 }
 
@@ -61,6 +71,19 @@ func (b *benchFlags) check() error {
 	}
 	if b.port < 1 || b.port > 65535 {
 		return usageError("-p %d: the control port must be 1..65535", b.port)
+	}
+	if !b.fs.Changed("token") {
+		b.local.Token = os.Getenv(tokenEnv)
+	}
+	if t := b.local.Token; len(t) > 256 || strings.IndexFunc(t, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
+		return usageError("--token: want up to 256 printable characters")
+	}
+	if b.maxMemory != "" {
+		m, err := workloads.ParseMemory(b.maxMemory)
+		if err != nil {
+			return usageError("--max-memory: %v", err)
+		}
+		b.local.MaxMemory = m
 	}
 	mode, err := engine.ParseClock(b.clock)
 	if err != nil {

@@ -82,9 +82,7 @@ func main() {
 		os.Exit(2)
 	}
 	quietRuntime()
-	// Ctrl-C and SIGTERM cancel ctx from the start, so that an interrupt
-	// during set-up releases what was created, like one during a run.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupts()
 	err := cmd.run(ctx, os.Args[2:])
 	stop()
 	switch {
@@ -96,6 +94,36 @@ func main() {
 	default:
 		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
 		os.Exit(1)
+	}
+}
+
+// interrupts returns a context that the first Ctrl-C or SIGTERM cancels
+// (from the start, so that an interrupt during set-up releases what was
+// created, like one during a run: every wait ends within a second and what
+// was measured is written); a second one exits at once.
+func interrupts() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			cancel(fmt.Errorf("%v received", s))
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sig:
+			fmt.Fprintf(os.Stderr, "rdma-bench: %v again: exiting at once\n", s)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel(nil)
 	}
 }
 

@@ -41,13 +41,27 @@ func formatList() string {
 	return s
 }
 
-// check checks the format, before anything else.
+// check checks the format, and that --save can write, before anything
+// else.
 func (o *outputFlags) check() error {
 	enc, err := report.NewEncoder(o.format)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	o.enc = enc
+	if o.save {
+		if err := report.CheckDir(o.results); err != nil {
+			return usageError("--results-dir: %v", err)
+		}
+	}
+	if o.file != "" && o.file != "-" {
+		// Created for real once the run is sure to start (open).
+		a, err := report.CreateAtomic(o.file)
+		if err != nil {
+			return usageError("--output-file: %v", err)
+		}
+		a.Abort()
+	}
 	return nil
 }
 

@@ -32,7 +32,7 @@ type resolved struct {
 // the parameters, the CPUs, and, for RDMA points, the local device (which
 // also gives a UD message its default size, the MTU). A UD point of a
 // sweep above the MTU is dropped with a note. Bad input is a usage error.
-func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool) (resolved, error) {
+func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool, runs int) (resolved, error) {
 	var out resolved
 	type probeKey struct {
 		transport string
@@ -87,6 +87,16 @@ func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool) (res
 				return out, usageError("%v", err)
 			}
 		}
+		// Memory is checked before anything is allocated: this side's,
+		// and the server's too in loopback (one process).
+		need := r.Memory(true, runs)
+		if at.loopback {
+			srv := r.Memory(false, 1)
+			need.Pinned, need.Total = need.Pinned+srv.Pinned, need.Total+srv.Total
+		}
+		if err := b.local.CheckMemory(need, "client"); err != nil {
+			return out, usageError("%s %d bytes: %v", r.Workload, r.Size, err)
+		}
 		out.specs = append(out.specs, r)
 	}
 	return out, nil
@@ -99,11 +109,15 @@ func (b *benchFlags) pathMTU(l workloads.DeviceLimits) int {
 	return l.ActiveMTU
 }
 
-// deviceError explains a device that cannot be opened; with none at all,
-// how to get one.
+// deviceError explains a device that cannot be opened: with none at all,
+// how to get one; a device, port or GID index that does not exist is bad
+// input.
 func deviceError(err error) error {
-	if errors.Is(err, verbs.ErrNoDevice) {
+	switch {
+	case errors.Is(err, verbs.ErrNoDevice):
 		return errors.New(noDeviceHelp)
+	case errors.Is(err, verbs.ErrNoSuchDevice), errors.Is(err, verbs.ErrNoSuchPort), errors.Is(err, verbs.ErrNoSuchGID):
+		return usageError("%v", err)
 	}
 	return err
 }

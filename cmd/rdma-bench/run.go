@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 
@@ -67,7 +68,7 @@ func runRun(ctx context.Context, args []string) error {
 			specs = append(specs, spec)
 		}
 	}
-	pts, err := b.resolve(specs, at, sizes != nil)
+	pts, err := b.resolve(specs, at, sizes != nil, rep.n)
 	if err != nil {
 		return err
 	}
@@ -88,10 +89,32 @@ func runTarget(args []string, loopback bool) (target, string, error) {
 	}
 	at := target{loopback: loopback}
 	if !loopback {
-		at.host = strings.TrimSuffix(strings.TrimPrefix(args[1], "["), "]")
-		if at.host == "" {
-			return target{}, "", usageError("empty host %q: name the server's host or address, or use --loopback", args[1])
+		h, err := checkHost(args[1])
+		if err != nil {
+			return target{}, "", err
 		}
+		at.host = h
 	}
 	return at, args[0], nil
+}
+
+// checkHost takes a server's host name or address ("[::1]" for an IPv6
+// literal, brackets optional).
+func checkHost(arg string) (string, error) {
+	h := arg
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		h = h[1 : len(h)-1]
+	}
+	if h == "" {
+		return "", usageError("empty host %q: name the server's host or address, or use --loopback", arg)
+	}
+	if net.ParseIP(h) != nil {
+		return h, nil
+	}
+	if len(h) > 253 || strings.IndexFunc(h, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.')
+	}) >= 0 {
+		return "", usageError("host %q: want a host name or an IP address (the port goes in -p)", arg)
+	}
+	return h, nil
 }

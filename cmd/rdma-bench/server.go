@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -57,7 +58,20 @@ func runServer(ctx context.Context, args []string) error {
 			return usageError("%v", err)
 		}
 		b.spec.Workload = w.Name
-		if _, _, err := b.spec.Resolve(nil); err != nil {
+		r, _, err := b.spec.Resolve(nil)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if w.Family == workloads.RDMA {
+			_, lim, err := workloads.Probe(r, b.local)
+			if err != nil {
+				return deviceError(err)
+			}
+			if err := workloads.CheckDevice(r, b.local, w, lim); err != nil {
+				return usageError("%v", err)
+			}
+		}
+		if err := b.local.CheckMemory(r.Memory(false, 1), "server"); err != nil {
 			return usageError("%v", err)
 		}
 		keys = append(keys, "workload")
@@ -69,7 +83,10 @@ func runServer(ctx context.Context, args []string) error {
 	}
 	ln, err := exchange.Listen(*bind, b.port)
 	if err != nil {
-		return err
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return err
+		}
+		return usageError("--bind %q: %v", *bind, err)
 	}
 	defer ln.Close()
 	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())

@@ -58,9 +58,11 @@ func runSuite(ctx context.Context, args []string) error {
 	case !*loopback && fs.NArg() != 1:
 		return usageError("name the server's host (started with rdma-bench server --persistent), or use --loopback")
 	case !*loopback:
-		if at.host = fs.Arg(0); at.host == "" {
-			return usageError("empty host: name the server's host or address, or use --loopback")
+		h, err := checkHost(fs.Arg(0))
+		if err != nil {
+			return err
 		}
+		at.host = h
 	}
 	b.defaultDuration(suitePoint)
 	list, err := workloads.ParseSizes(*sizes)
@@ -76,7 +78,7 @@ func runSuite(ctx context.Context, args []string) error {
 			specs = append(specs, sp)
 		}
 	}
-	pts, err := b.resolve(specs, at, false)
+	pts, err := b.resolve(specs, at, false, rep.n)
 	if err != nil {
 		return err
 	}

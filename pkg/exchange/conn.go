@@ -17,10 +17,11 @@ const closeLinger = time.Second
 // write has a deadline: the per-message timeout (DefaultTimeout unless
 // changed with SetTimeout) or the one given to RecvTimeout.
 //
-// A Conn is not safe for concurrent use, except that Close may be called
-// from another goroutine to abort a blocked call (for example from
-// context.AfterFunc).
+// One goroutine may receive while others send (sends are serialized);
+// Close may be called from any goroutine to abort a blocked call (for
+// example from context.AfterFunc).
 type Conn struct {
+	wmu     sync.Mutex // serializes writes
 	nc      net.Conn
 	role    string
 	peer    string
@@ -76,6 +77,8 @@ func (c *Conn) Send(m Message) error {
 }
 
 func (c *Conn) write(t MsgType, b []byte, d time.Duration) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	if err := c.nc.SetWriteDeadline(time.Now().Add(d)); err != nil {
 		return &OpError{Op: "send", Type: t, Peer: c.peer, Timeout: d, Err: err}
 	}

@@ -100,7 +100,8 @@ type PeerError struct {
 }
 
 // Error reads "peer: MESSAGE".
-func (e *PeerError) Error() string { return "peer: " + e.Message }
+// Error prints the peer's message, sanitized (see Sanitize).
+func (e *PeerError) Error() string { return "peer: " + Sanitize(e.Message) }
 
 // OpError reports a failed send or receive on a Conn, naming the message,
 // the peer and, for an expired deadline, the timeout. Timeouts match

@@ -56,6 +56,9 @@ type Hello struct {
 	// More, from a client, says another run follows this one (the next
 	// size of a sweep), so a one-shot server keeps serving.
 	More bool `json:"more,omitempty"`
+	// Token, from a client, is the shared secret a server may require
+	// before it allocates anything.
+	Token string `json:"token,omitempty"`
 }
 
 // Type returns MsgHello.

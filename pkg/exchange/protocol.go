@@ -25,6 +25,11 @@ const maxErrorMessage = 64 << 10
 // its own version, so that the client can report both versions. The
 // caller should Close the Conn after an error.
 func (c *Conn) Handshake(role string, params map[string]string, more bool) (Hello, error) {
+	return c.HandshakeToken(role, params, more, "")
+}
+
+// HandshakeToken is Handshake with the client's shared secret in its Hello.
+func (c *Conn) HandshakeToken(role string, params map[string]string, more bool, token string) (Hello, error) {
 	var peerRole string
 	switch role {
 	case RoleClient:
@@ -36,6 +41,9 @@ func (c *Conn) Handshake(role string, params map[string]string, more bool) (Hell
 	}
 	c.role = role
 	hello := Hello{Role: role, Params: params, More: more && role == RoleClient}
+	if role == RoleClient {
+		hello.Token = token
+	}
 	var peer Hello
 	if role == RoleClient {
 		if err := c.Send(hello); err != nil {
@@ -57,6 +65,34 @@ func (c *Conn) Handshake(role string, params map[string]string, more bool) (Hell
 		return Hello{}, c.fail(err)
 	}
 	return peer, nil
+}
+
+// AwaitHello is the first half of a server's handshake: it waits up to d
+// for the client's Hello, without answering, so that the server can check
+// it (its token, whether the server is free) before it allocates
+// anything; AnswerHello or SendError follows.
+func (c *Conn) AwaitHello(d time.Duration) (Hello, error) {
+	c.role = RoleServer
+	var peer Hello
+	if err := c.RecvTimeout(MsgHello, &peer, d); err != nil {
+		return Hello{}, c.fail(err)
+	}
+	if peer.Role != RoleClient {
+		return Hello{}, c.fail(fmt.Errorf("%w: peer %s is a %s, expected a %s", ErrRole, c.peer, peer.Role, RoleClient))
+	}
+	return peer, nil
+}
+
+// AnswerHello is the second half of a server's handshake: it sends the
+// server's Hello and checks params against the client's (see Handshake).
+func (c *Conn) AnswerHello(params map[string]string, client Hello) error {
+	if err := c.Send(Hello{Role: RoleServer, Params: params}); err != nil {
+		return c.fail(err)
+	}
+	if err := CheckParams(params, client.Params); err != nil {
+		return c.fail(err)
+	}
+	return nil
 }
 
 // ExchangeEndpoints sends local and returns the peer's Endpoints; the

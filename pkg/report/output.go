@@ -184,3 +184,18 @@ func (a *AtomicFile) Abort() {
 	_ = a.f.Close()
 	_ = os.Remove(a.f.Name())
 }
+
+// CheckDir makes sure dir exists (creating it) and takes new files, so that
+// a run that will save there learns at once if it cannot.
+func CheckDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".rdma-bench-check-*.tmp")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

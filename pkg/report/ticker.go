@@ -72,6 +72,18 @@ func (t *Ticker) Ops(ops uint64, size int, now int64) int64 {
 	return t.due(size, now)
 }
 
+// Resume moves the next tick past now (after a print that took longer
+// than the period) and returns it.
+func (t *Ticker) Resume(now int64) int64 {
+	if t == nil {
+		return 0
+	}
+	for t.next <= now {
+		t.next += t.every
+	}
+	return t.next
+}
+
 // due prints the figures when the tick has passed, and returns the next.
 func (t *Ticker) due(size int, now int64) int64 {
 	if now < t.next {

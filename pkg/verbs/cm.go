@@ -7,6 +7,7 @@ package verbs
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -140,13 +141,22 @@ func cmEventName(t C.enum_rdma_cm_event_type) string {
 // errCMTimeout is returned by cmWait when the deadline passes.
 var errCMTimeout = errors.New("deadline passed")
 
-// cmWait returns the next event on ch, waiting no later than deadline.
-func cmWait(ch *C.struct_rdma_event_channel, deadline time.Time) (cmEvent, error) {
+// cmSlice is the longest single wait for an event, so that a cancelled
+// context ends a wait promptly.
+const cmSlice = 100 * time.Millisecond
+
+// cmWait returns the next event on ch, waiting no later than deadline or
+// until ctx is done (its error, wrapped).
+func cmWait(ctx context.Context, ch *C.struct_rdma_event_channel, deadline time.Time) (cmEvent, error) {
 	for {
+		if err := ctx.Err(); err != nil {
+			return cmEvent{}, fmt.Errorf("waiting for an rdma_cm event: %w", context.Cause(ctx))
+		}
 		ms := cmMillis(deadline)
 		if ms <= 0 {
 			return cmEvent{}, errCMTimeout
 		}
+		ms = min(ms, int(cmSlice/time.Millisecond))
 		var ev C.struct_rb_cm_event
 		ret := C.rb_cm_get_event(ch, C.int(ms), &ev)
 		if syscall.Errno(ret) == syscall.ETIMEDOUT {

@@ -6,6 +6,7 @@ package verbs
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -35,7 +36,7 @@ type CMConn struct {
 // PD and CQs (rdma_create_qp), connects (rdma_connect) and waits for
 // RDMA_CM_EVENT_ESTABLISHED, all within timeout. Equivalent to the client
 // side of `ib_write_bw -R`.
-func CMDial(addr string, port int, typ QPType, timeout time.Duration, setup CMSetup) (*CMConn, error) {
+func CMDial(ctx context.Context, addr string, port int, typ QPType, timeout time.Duration, setup CMSetup) (*CMConn, error) {
 	if err := cmPort(port); err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func CMDial(addr string, port int, typ QPType, timeout time.Duration, setup CMSe
 	if ret := C.rb_cm_resolve_addr(c.id, &ca, C.int(max(cmMillis(deadline), 1))); ret != 0 {
 		return fail(fmt.Errorf("%s: %w", c.op, verbErr("rdma_resolve_addr", ret, nil)))
 	}
-	if err := c.await(C.RDMA_CM_EVENT_ADDR_RESOLVED, deadline, timeout); err != nil {
+	if err := c.await(ctx, C.RDMA_CM_EVENT_ADDR_RESOLVED, deadline, timeout); err != nil {
 		return fail(err)
 	}
 	if ret, err := C.rdma_resolve_route(c.id, C.int(max(cmMillis(deadline), 1))); ret != 0 {
@@ -85,13 +86,13 @@ func CMDial(addr string, port int, typ QPType, timeout time.Duration, setup CMSe
 		}
 		return fail(fmt.Errorf("%s: %w", c.op, err))
 	}
-	if err := c.await(C.RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, timeout); err != nil {
+	if err := c.await(ctx, C.RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, timeout); err != nil {
 		return fail(err)
 	}
 	if err := c.connect(setup, false); err != nil {
 		return fail(err)
 	}
-	if err := c.await(C.RDMA_CM_EVENT_ESTABLISHED, deadline, timeout); err != nil {
+	if err := c.await(ctx, C.RDMA_CM_EVENT_ESTABLISHED, deadline, timeout); err != nil {
 		return fail(err)
 	}
 	c.established = true
@@ -132,9 +133,9 @@ func cmDepth(v int) C.uint8_t {
 
 // await waits until deadline for event want on the connection's channel;
 // any other event (but the harmless ones) ends the wait with an error.
-func (c *CMConn) await(want C.enum_rdma_cm_event_type, deadline time.Time, timeout time.Duration) error {
+func (c *CMConn) await(ctx context.Context, want C.enum_rdma_cm_event_type, deadline time.Time, timeout time.Duration) error {
 	for {
-		ev, err := cmWait(c.ch, deadline)
+		ev, err := cmWait(ctx, c.ch, deadline)
 		if errors.Is(err, errCMTimeout) {
 			return fmt.Errorf("%s: no %s within %v: %w", c.op, cmEventName(want), timeout, os.ErrDeadlineExceeded)
 		}

@@ -33,7 +33,7 @@ func OpenCM(name string) (*Context, error) {
 	if len(names) == 0 {
 		return nil, ErrNoDevice
 	}
-	return nil, fmt.Errorf("no RDMA device %q: devices present: %s", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w %q: devices present: %s", ErrNoSuchDevice, name, strings.Join(names, ", "))
 }
 
 // cmContext wraps the ibv_context rdma_cm opened for a device. librdmacm

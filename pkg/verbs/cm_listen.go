@@ -6,6 +6,7 @@ package verbs
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -86,7 +87,7 @@ func (l *CMListener) Close() error {
 // (rdma_create_qp) on the returned PD and CQs, accepts (rdma_accept: the QP
 // goes to RTS) and waits for RDMA_CM_EVENT_ESTABLISHED, all within timeout.
 // When setup fails, the request is rejected. Not safe for concurrent use.
-func (l *CMListener) Accept(timeout time.Duration, setup CMSetup) (*CMConn, error) {
+func (l *CMListener) Accept(ctx context.Context, timeout time.Duration, setup CMSetup) (*CMConn, error) {
 	if l == nil || l.id == nil {
 		return nil, errors.New("rdma_cm accept: the listener is closed")
 	}
@@ -96,7 +97,7 @@ func (l *CMListener) Accept(timeout time.Duration, setup CMSetup) (*CMConn, erro
 	deadline := time.Now().Add(timeout)
 	var req cmEvent
 	for {
-		ev, err := cmWait(l.ch, deadline)
+		ev, err := cmWait(ctx, l.ch, deadline)
 		if errors.Is(err, errCMTimeout) {
 			return nil, fmt.Errorf("rdma_cm accept on %s: no connection request within %v: %w", l.addr, timeout, os.ErrDeadlineExceeded)
 		}
@@ -138,7 +139,7 @@ func (l *CMListener) Accept(timeout time.Duration, setup CMSetup) (*CMConn, erro
 		c.Close()
 		return nil, err
 	}
-	if err := c.await(C.RDMA_CM_EVENT_ESTABLISHED, deadline, timeout); err != nil {
+	if err := c.await(ctx, C.RDMA_CM_EVENT_ESTABLISHED, deadline, timeout); err != nil {
 		c.Close()
 		return nil, err
 	}

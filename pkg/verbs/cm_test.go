@@ -6,6 +6,7 @@ package verbs_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/netip"
 	"os"
@@ -120,11 +121,11 @@ func cmPair(t *testing.T, typ verbs.QPType, access verbs.Access) (srv, cli *cmSi
 	}
 	accepted := make(chan result, 1)
 	go func() {
-		c, err := l.Accept(cmTimeout, srv.setup(t, access))
+		c, err := l.Accept(context.Background(), cmTimeout, srv.setup(t, access))
 		accepted <- result{c, err}
 	}()
 	start := time.Now()
-	cconn, derr := verbs.CMDial(ip.String(), l.Port(), typ, cmTimeout, cli.setup(t, access))
+	cconn, derr := verbs.CMDial(context.Background(), ip.String(), l.Port(), typ, cmTimeout, cli.setup(t, access))
 	if cconn != nil {
 		cmClose(t, cconn)
 	}
@@ -304,7 +305,7 @@ func TestCMDialNoListener(t *testing.T) {
 	var side cmSide
 	const timeout = 5 * time.Second
 	start := time.Now()
-	conn, err := verbs.CMDial(ip.String(), port, verbs.RC, timeout, side.setup(t, 0))
+	conn, err := verbs.CMDial(context.Background(), ip.String(), port, verbs.RC, timeout, side.setup(t, 0))
 	elapsed := time.Since(start)
 	if err == nil {
 		conn.Close()
@@ -332,7 +333,7 @@ func TestCMSetupFailureRejects(t *testing.T) {
 	cmClose(t, l)
 	accepted := make(chan error, 1)
 	go func() {
-		c, err := l.Accept(cmTimeout, func(*verbs.Context) (verbs.CMQPConfig, error) {
+		c, err := l.Accept(context.Background(), cmTimeout, func(*verbs.Context) (verbs.CMQPConfig, error) {
 			return verbs.CMQPConfig{}, errors.New("no memory for you")
 		})
 		if c != nil {
@@ -341,7 +342,7 @@ func TestCMSetupFailureRejects(t *testing.T) {
 		accepted <- err
 	}()
 	var side cmSide
-	conn, err := verbs.CMDial(ip.String(), l.Port(), verbs.RC, cmTimeout, side.setup(t, 0))
+	conn, err := verbs.CMDial(context.Background(), ip.String(), l.Port(), verbs.RC, cmTimeout, side.setup(t, 0))
 	if err == nil {
 		conn.Close()
 	}
@@ -364,7 +365,7 @@ func TestCMAcceptTimeout(t *testing.T) {
 	}
 	cmClose(t, l)
 	start := time.Now()
-	c, err := l.Accept(300*time.Millisecond, nil)
+	c, err := l.Accept(context.Background(), 300*time.Millisecond, nil)
 	if err == nil {
 		c.Close()
 		t.Fatal("accept without a client succeeded")

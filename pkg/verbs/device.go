@@ -83,7 +83,7 @@ func Open(name string) (*Context, error) {
 		}
 	}
 	if dev == nil {
-		return nil, fmt.Errorf("no RDMA device %q: devices present: %s", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("%w %q: devices present: %s", ErrNoSuchDevice, name, strings.Join(names, ", "))
 	}
 	ctx, err := C.ibv_open_device(dev)
 	if ctx == nil {

@@ -14,6 +14,14 @@ import (
 // ErrNoDevice is returned when the host has no RDMA device at all.
 var ErrNoDevice = errors.New("no RDMA device found")
 
+// ErrNoSuchDevice, ErrNoSuchPort and ErrNoSuchGID: the device, port or GID
+// index asked for does not exist (the error names the ones that do).
+var (
+	ErrNoSuchDevice = errors.New("no such RDMA device")
+	ErrNoSuchPort   = errors.New("no such port")
+	ErrNoSuchGID    = errors.New("no such GID index")
+)
+
 // ErrTimeout is returned when a wait for a completion exceeds its deadline.
 var ErrTimeout = errors.New("timed out waiting for a completion")
 

@@ -77,7 +77,7 @@ func SelectGID(table []GIDEntry, override int) (GIDEntry, error) {
 		for i, e := range table {
 			idx[i] = strconv.Itoa(e.Index)
 		}
-		return GIDEntry{}, fmt.Errorf("gid index %d out of range: populated indexes are %s", override, strings.Join(idx, ", "))
+		return GIDEntry{}, fmt.Errorf("%w: gid index %d out of range: populated indexes are %s", ErrNoSuchGID, override, strings.Join(idx, ", "))
 	}
 	best := -1
 	rank := func(e GIDEntry) int {

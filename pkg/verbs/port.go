@@ -167,6 +167,9 @@ func (c *Context) QueryPort(port int) (PortAttr, error) {
 // ActivePort returns the attributes of port and an error naming the port
 // and its state when the port is not active.
 func (c *Context) ActivePort(port int) (PortAttr, error) {
+	if attr, err := c.Query(); err == nil && (port < 1 || port > attr.PhysPortCount) {
+		return PortAttr{}, fmt.Errorf("%w: port %d of %s: it has ports 1..%d", ErrNoSuchPort, port, c.name, attr.PhysPortCount)
+	}
 	pa, err := c.QueryPort(port)
 	if err != nil {
 		return pa, err

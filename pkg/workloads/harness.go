@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"time"
 
@@ -33,91 +32,17 @@ func RunClient(ctx context.Context, spec Spec, local Local, host string, port in
 		return nil, err
 	}
 	defer conn.Close()
+	// Ctrl-C ends any wait on the connection at once.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
 	conn.SetTimeout(local.IdleTimeout)
-	if _, err := conn.Handshake(exchange.RoleClient, spec.Encode(), more); err != nil {
+	if _, err := conn.HandshakeToken(exchange.RoleClient, spec.Encode(), more, local.Token); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", errInterrupted, context.Cause(ctx))
+		}
 		return nil, err
 	}
 	return newSession(spec, local, w, client, conn, port).run(ctx)
-}
-
-// Server serves clients, RDMA and TCP workloads alike: each says what to
-// run; the server checks it against the parameters set on its own command
-// line and its device, then runs its side.
-type Server struct {
-	// Local holds the server's own settings: device, port, GID, CPU.
-	Local Local
-	// Explicit are the shared parameters set on the server's command
-	// line, in their wire form (Spec.Explicit): a client asking for other
-	// values is refused, both values named.
-	Explicit map[string]string
-	// Persistent serves one run after another until ctx ends; otherwise
-	// the server ends after the run it served (a whole sweep).
-	Persistent bool
-	// Log receives one line per served run; nil discards it.
-	Log io.Writer
-}
-
-// Serve accepts clients on ln until ctx ends (persistent) or one run (a
-// whole sweep) is over. A persistent server logs a failed run and serves
-// the next client.
-//
-// Equivalent to: `ib_write_lat` (server side), `sockperf server`, `iperf3 -s`.
-func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
-	log := sv.Log
-	if log == nil {
-		log = io.Discard
-	}
-	for {
-		conn, err := ln.Accept(ctx)
-		if err != nil {
-			if ctx.Err() != nil && sv.Persistent {
-				return nil
-			}
-			return err
-		}
-		peer := conn.RemoteAddr()
-		what, more, err := sv.serveOne(ctx, conn, ln.Port())
-		conn.Close()
-		if err != nil {
-			fmt.Fprintf(log, "%s from %s failed: %v\n", what, peer, err)
-		} else {
-			fmt.Fprintf(log, "served %s to %s\n", what, peer)
-		}
-		if !sv.Persistent && (err != nil || !more) {
-			return err
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-	}
-}
-
-// serveOne serves one run: what names it for the log; more reports that
-// the client announced another (the next size of a sweep).
-func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, port int) (what string, more bool, err error) {
-	conn.SetTimeout(sv.Local.IdleTimeout)
-	what = "a run"
-	peer, err := conn.Handshake(exchange.RoleServer, sv.Explicit, false)
-	if err != nil {
-		return what, false, err
-	}
-	spec, err := DecodeSpec(peer.Params)
-	if err == nil {
-		spec, _, err = spec.Resolve(nil)
-	}
-	if err == nil {
-		// Only a valid workload name reaches the log.
-		what = fmt.Sprintf("%s %d bytes", spec.Workload, spec.Size)
-		err = sv.Local.CheckCPUs(spec.threads())
-	}
-	if err != nil {
-		err = fmt.Errorf("client asked for an invalid run: %w", err)
-		conn.SendError(err)
-		return what, false, err
-	}
-	w, _ := Lookup(spec.Workload)
-	_, err = newSession(spec, sv.Local, w, server, conn, port).run(ctx)
-	return what, peer.More, err
 }
 
 // Loopback runs both sides of spec (resolved) in this process, on one

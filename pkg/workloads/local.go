@@ -29,11 +29,20 @@ type Local struct {
 	Progress       io.Writer
 	// DataPort is the TCP baseline's data listener port; 0: a free one.
 	DataPort int
+	// MaxMemory bounds what one run may allocate on this side, in bytes;
+	// 0: half of the host's memory (see CheckMemory).
+	MaxMemory uint64
+	// Token is the shared secret a server requires of its clients, and a
+	// client sends; "" for none.
+	Token string
 }
 
 // Bounds of the local settings.
 const (
 	DefaultIdleTimeout = 10 * time.Second
+	// MinIdleTimeout is the shortest idle timeout: the sides show each
+	// other signs of life four times per idle timeout.
+	MinIdleTimeout = 100 * time.Millisecond
 	// MinReportInterval is the shortest live-figure period: printing a
 	// line takes a good part of a millisecond under emulation.
 	MinReportInterval = 10 * time.Millisecond
@@ -62,8 +71,8 @@ func (l Local) Check() error {
 		return fmt.Errorf("-I %d: inline size must be 0 or more", l.Inline)
 	case l.CPU < -1:
 		return fmt.Errorf("--cpu %d: want a CPU number (0 or more)", l.CPU)
-	case l.IdleTimeout <= 0:
-		return fmt.Errorf("--idle-timeout %v: must be positive, such as 10s", l.IdleTimeout)
+	case l.IdleTimeout < MinIdleTimeout:
+		return fmt.Errorf("--idle-timeout %v: must be at least %v, such as 10s", l.IdleTimeout, MinIdleTimeout)
 	case l.ReportInterval < 0 || (l.ReportInterval > 0 && l.ReportInterval < MinReportInterval):
 		return fmt.Errorf("--report-interval %v: must be at least %v (or 0 for none)", l.ReportInterval, MinReportInterval)
 	case l.DataPort < 0 || l.DataPort > 65535:

@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -175,6 +176,9 @@ func (p *Param) setWire(s *Spec, v string) error {
 	bad := func() error { return fmt.Errorf("peer parameter %s=%q is malformed", p.Key, v) }
 	switch f := p.field(s).(type) {
 	case *string:
+		if p.kind == kindEnum && v != "" && !slices.Contains(p.choices, v) {
+			return bad()
+		}
 		*f = v
 	case *int:
 		n, err := strconv.Atoi(v)

@@ -11,8 +11,9 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
-// cmTimeout bounds each rdma_cm connection.
-const cmTimeout = 10 * time.Second
+// cmTimeout bounds each rdma_cm connection: the idle timeout, at most
+// 10 s (the peer may be slow to accept a whole list of QPs).
+func (n *rdmaSide) cmTimeout() time.Duration { return min(n.s.local.IdleTimeout, 10*time.Second) }
 
 // endpoints describes this side's QPs for the peer, in order.
 func (n *rdmaSide) endpoints() exchange.Endpoints {
@@ -25,8 +26,8 @@ func (n *rdmaSide) endpoints() exchange.Endpoints {
 			}
 			e.QPs = append(e.QPs, exchange.Endpoint{
 				QPN: qpn, PSN: q.psn, GID: exchange.GID(n.gid.GID), LID: n.port.LID,
-				MTU: n.s.local.pathMTU(int(n.port.ActiveMTU)), Addr: q.mr.Addr() + uint64(q.region),
-				RKey: q.mr.RKey(), Len: uint64(q.region),
+				MTU: n.s.local.pathMTU(int(n.port.ActiveMTU)), Addr: q.tmr.Addr(),
+				RKey: q.tmr.RKey(), Len: uint64(q.region),
 			})
 		}
 	}
@@ -35,7 +36,7 @@ func (n *rdmaSide) endpoints() exchange.Endpoints {
 
 // connect brings every QP to RTS towards its peer (through rdma_cm with
 // --rdma-cm), builds the engines, patterns the memory and posts receives.
-func (n *rdmaSide) connect(_ context.Context, peer exchange.Endpoints) error {
+func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 	n.peer = peer
 	total := 0
 	for _, wk := range n.ws {
@@ -45,7 +46,7 @@ func (n *rdmaSide) connect(_ context.Context, peer exchange.Endpoints) error {
 		return fmt.Errorf("peer has %d queue pairs, this side %d", len(peer.QPs), total)
 	}
 	if n.s.spec.RDMACM {
-		if err := n.cmConnect(verbs.GID(peer.QPs[0].GID)); err != nil {
+		if err := n.cmConnect(ctx, verbs.GID(peer.QPs[0].GID)); err != nil {
 			return err
 		}
 	}
@@ -89,12 +90,12 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint) (engine.QP, error) 
 		MaxRdAtomic: min(max(n.limits.MaxRdAtom, 1), 16)}
 	remote := verbs.Remote{QPN: pe.QPN, PSN: pe.PSN, LID: pe.LID, GID: verbs.GID(pe.GID)}
 	if q.cm == nil {
-		if err := q.qp.Connect(path, n.access()&^verbs.AccessLocalWrite, q.psn, remote); err != nil {
+		if err := q.qp.Connect(path, n.remoteAccess(), q.psn, remote); err != nil {
 			return engine.QP{}, err
 		}
 	}
-	eq := engine.QP{QP: q.qp, Local: q.mr, RemoteAddr: pe.Addr, RKey: pe.RKey,
-		Recv: q.mr, RecvOffset: q.region, RecvLen: q.region}
+	eq := engine.QP{QP: q.qp, Local: q.lmr, RemoteAddr: pe.Addr, RKey: pe.RKey,
+		Recv: q.tmr, RecvLen: q.region}
 	if n.s.spec.Transport == "UD" {
 		ah, err := n.pd.NewAH(path, remote)
 		if err != nil {
@@ -170,7 +171,7 @@ func (n *rdmaSide) cmSetup(wk *rdmaWorker) verbs.CMSetup {
 
 // cmConnect connects every QP through rdma_cm: the client dials the
 // peer's GID, the server accepts.
-func (n *rdmaSide) cmConnect(peerGID verbs.GID) error {
+func (n *rdmaSide) cmConnect(ctx context.Context, peerGID verbs.GID) error {
 	typ, _ := verbs.ParseQPType(n.s.spec.Transport)
 	ip := ""
 	if n.cml == nil {
@@ -183,9 +184,9 @@ func (n *rdmaSide) cmConnect(peerGID verbs.GID) error {
 		for _, q := range wk.qps {
 			var err error
 			if n.cml != nil {
-				q.cm, err = n.cml.Accept(cmTimeout, n.cmSetup(wk))
+				q.cm, err = n.cml.Accept(ctx, n.cmTimeout(), n.cmSetup(wk))
 			} else {
-				q.cm, err = verbs.CMDial(ip, n.s.cmPort, typ, cmTimeout, n.cmSetup(wk))
+				q.cm, err = verbs.CMDial(ctx, ip, n.s.cmPort, typ, n.cmTimeout(), n.cmSetup(wk))
 			}
 			if err != nil {
 				return err

@@ -45,21 +45,25 @@ type rdmaWorker struct {
 	eng *engine.Engine
 }
 
-// qpRes is a queue pair with its memory: a local region (source of
-// writes and sends, sink of reads and atomics) and, after it, a target
-// region (where the peer writes, reads or sends).
+// qpRes is a queue pair with its memory, two regions registered apart: a
+// local one (source of writes and sends, sink of reads and atomics) that
+// the peer cannot reach, and a target one (where the peer writes, reads or
+// sends) with only the remote access the peer needs: the only one it is
+// told of.
 type qpRes struct {
 	qp     *verbs.QP
-	buf    *verbs.Buffer
-	mr     *verbs.MR
+	lbuf   *verbs.Buffer
+	lmr    *verbs.MR
+	tbuf   *verbs.Buffer
+	tmr    *verbs.MR
 	psn    uint32
 	region int
 	ah     *verbs.AH
 	cm     *verbs.CMConn // with --rdma-cm: owns qp
 }
 
-func (q *qpRes) local() []byte  { return q.buf.Bytes()[:q.region] }
-func (q *qpRes) target() []byte { return q.buf.Bytes()[q.region:] }
+func (q *qpRes) local() []byte  { return q.lbuf.Bytes() }
+func (q *qpRes) target() []byte { return q.tbuf.Bytes() }
 
 // openDevice opens l's device and port and reads its limits for
 // transport; with cm, through rdma_cm's device list. On error nothing is
@@ -213,10 +217,16 @@ func (n *rdmaSide) create() error {
 		for range spec.qpsPerThread() {
 			q := &qpRes{region: region, psn: exchange.RandomPSN()}
 			wk.qps = append(wk.qps, q)
-			if q.buf, err = verbs.NewBuffer(2 * region); err != nil {
+			if q.lbuf, err = verbs.NewBuffer(region); err != nil {
 				return err
 			}
-			if q.mr, err = n.pd.RegisterMR(q.buf, n.access()); err != nil {
+			if q.lmr, err = n.pd.RegisterMR(q.lbuf, verbs.AccessLocalWrite); err != nil {
+				return err
+			}
+			if q.tbuf, err = verbs.NewBuffer(region); err != nil {
+				return err
+			}
+			if q.tmr, err = n.pd.RegisterMR(q.tbuf, verbs.AccessLocalWrite|n.remoteAccess()); err != nil {
 				return err
 			}
 			if spec.RDMACM {
@@ -234,23 +244,28 @@ func (n *rdmaSide) create() error {
 
 func roundUp(n, to int) int { return (n + to - 1) / to * to }
 
-// access is what the peer may do to this side's memory: only what the
-// workload needs.
-func (n *rdmaSide) access() verbs.Access {
-	a := verbs.AccessLocalWrite
-	switch n.s.w.Op {
-	case OpWrite:
-		a |= verbs.AccessRemoteWrite
-	case OpRead:
-		a |= verbs.AccessRemoteRead
-	case OpAtomic:
-		a |= verbs.AccessRemoteAtomic
-		if n.s.spec.Validate {
-			// Validation reads the target back after the run.
-			a |= verbs.AccessRemoteRead
-		}
+// remoteAccess is what the peer may do to this side's target region and
+// QPs: the workload's operation, and only when the peer performs it
+// towards this side (the server is always the client's target; the client
+// is the server's when it pongs or streams back).
+func (n *rdmaSide) remoteAccess() verbs.Access {
+	w, spec := n.s.w, n.s.spec
+	if n.s.role == client && !spec.Bidir && !(w.Latency() && w.pingPong()) {
+		return 0
 	}
-	return a
+	switch w.Op {
+	case OpWrite:
+		return verbs.AccessRemoteWrite
+	case OpRead:
+		return verbs.AccessRemoteRead
+	case OpAtomic:
+		if spec.Validate {
+			// Validation reads the target back after the run.
+			return verbs.AccessRemoteAtomic | verbs.AccessRemoteRead
+		}
+		return verbs.AccessRemoteAtomic
+	}
+	return 0
 }
 
 func (n *rdmaSide) workers() int { return len(n.ws) }
@@ -286,8 +301,10 @@ func (n *rdmaSide) close() error {
 			} else {
 				add(q.qp.Close())
 			}
-			add(q.mr.Close())
-			add(q.buf.Close())
+			add(q.lmr.Close())
+			add(q.lbuf.Close())
+			add(q.tmr.Close())
+			add(q.tbuf.Close())
 		}
 		add(wk.cq.Close())
 	}

@@ -121,7 +121,7 @@ func (n *rdmaSide) checkAtomic(wk *rdmaWorker, qi, k int) error {
 	if n.s.spec.Atomic == "cswap" {
 		want = min(posted, 1)
 	}
-	if err := q.qp.PostSend(verbs.SendWR{ID: 1 << 40, Op: verbs.OpRead, Local: q.mr, Offset: 8, Length: 8,
+	if err := q.qp.PostSend(verbs.SendWR{ID: 1 << 40, Op: verbs.OpRead, Local: q.lmr, Offset: 8, Length: 8,
 		RemoteAddr: pe.Addr, RKey: pe.RKey, Signaled: true}); err != nil {
 		return fmt.Errorf("reading the atomic target back: %w", err)
 	}

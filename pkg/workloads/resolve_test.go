@@ -169,7 +169,7 @@ func TestLocalCheck(t *testing.T) {
 		{func(l *Local) { l.IBPort = 0 }, "-i 0: device port must be 1..255"},
 		{func(l *Local) { l.GIDIndex = -2 }, "-x -2"},
 		{func(l *Local) { l.CPU = -5 }, "--cpu -5"},
-		{func(l *Local) { l.IdleTimeout = 0 }, "--idle-timeout 0s: must be positive"},
+		{func(l *Local) { l.IdleTimeout = 0 }, "--idle-timeout 0s: must be at least 100ms"},
 		{func(l *Local) { l.IdleTimeout = -time.Second }, "--idle-timeout -1s"},
 		{func(l *Local) { l.ReportInterval = -time.Second }, "--report-interval -1s"},
 		{func(l *Local) { l.ReportInterval = time.Millisecond }, "must be at least 10ms"},

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -109,6 +111,45 @@ type measurement struct {
 	cpu1    engine.CPUMark
 }
 
+// Phases of the Sync messages exchanged while measuring: each side sends
+// "alive" every quarter of the idle timeout, so that a peer that stops
+// answering (SIGSTOP, a frozen host, a partition) is noticed within the idle
+// timeout even by a side with nothing to time; "done" ends a side's active
+// part.
+const (
+	phaseAlive = "alive"
+	phaseDone  = "done"
+)
+
+// heartbeat sends "alive" at a quarter of the idle timeout until stopped;
+// stop waits for it to end, so that nothing follows the "done" a caller
+// sends next.
+func (s *session) heartbeat() (stop func()) {
+	quit, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(s.local.IdleTimeout / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				if s.conn.Send(exchange.Sync{Phase: phaseAlive}) != nil {
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(quit)
+			<-ended
+		})
+	}
+}
+
 // measure runs the workers and the exchange of "done" with the peer.
 func (s *session) measure(ctx context.Context) measurement {
 	hookDone := make(chan struct{})
@@ -125,6 +166,8 @@ func (s *session) measure(ctx context.Context) measurement {
 	}()
 	peerDone := make(chan error, 1)
 	go func() { peerDone <- s.awaitPeerDone() }()
+	stopBeats := s.heartbeat()
+	defer stopBeats()
 	m := measurement{cpu0: engine.SampleCPU()}
 	// A side with nothing to time (the target of READs, WRITEs and
 	// atomics, the receiver of SENDs) tells the peer it is done only once
@@ -133,7 +176,8 @@ func (s *session) measure(ctx context.Context) measurement {
 	// peer's timed loop.
 	quiet := !s.plan.ping && !s.plan.send
 	done := func() {
-		if err := s.conn.Send(exchange.Sync{Phase: "done"}); err != nil {
+		stopBeats()
+		if err := s.conn.Send(exchange.Sync{Phase: phaseDone}); err != nil {
 			s.stop(true)
 		}
 	}
@@ -165,28 +209,28 @@ func (s *session) measure(ctx context.Context) measurement {
 	return m
 }
 
-// peerWait bounds the wait for the peer's end of the run.
-func (s *session) peerWait() time.Duration {
-	if s.spec.Duration > 0 {
-		return s.spec.Duration + 2*s.local.IdleTimeout + time.Minute
-	}
-	return time.Hour
-}
-
-// awaitPeerDone waits for the peer to finish its active part, then ends
-// this side's passive part.
+// awaitPeerDone waits for the peer to finish its active part, as long as
+// it shows signs of life, then ends this side's passive part.
 func (s *session) awaitPeerDone() error {
-	var sync exchange.Sync
-	err := s.conn.RecvTimeout(exchange.MsgSync, &sync, s.peerWait())
-	if err == nil && sync.Phase != "done" {
-		err = fmt.Errorf("peer sent phase %q, want done", sync.Phase)
+	for {
+		var msg exchange.Sync
+		err := s.conn.RecvTimeout(exchange.MsgSync, &msg, s.local.IdleTimeout)
+		if err == nil && msg.Phase == phaseAlive {
+			continue
+		}
+		if err == nil && msg.Phase != phaseDone {
+			err = fmt.Errorf("peer sent phase %q, want %s", exchange.Sanitize(msg.Phase), phaseDone)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = fmt.Errorf("the peer stopped answering: no sign of life for %v", s.local.IdleTimeout)
+		}
+		if err != nil {
+			s.stop(true)
+			return fmt.Errorf("waiting for the peer to finish: %w", err)
+		}
+		s.side.endPassive()
+		return nil
 	}
-	if err != nil {
-		s.stop(true)
-		return fmt.Errorf("waiting for the peer to finish: %w", err)
-	}
-	s.side.endPassive()
-	return nil
 }
 
 func firstError(results []workerResult) error {

@@ -11,6 +11,17 @@ import (
 // binary suffix K, M or G (1024-based, optionally followed by "B" or
 // "iB"): 2, 64, 4K, 1M, 8MiB.
 func ParseSize(s string) (int, error) {
+	n, err := parseBytes(s, 30, "1G")
+	return int(n), err
+}
+
+// ParseMemory parses an amount of memory as ParseSize does, with T too,
+// up to 1T.
+func ParseMemory(s string) (uint64, error) { return parseBytes(s, 40, "1T") }
+
+// parseBytes parses a byte count with an optional K, M, G or T suffix, up
+// to 1<<maxShift (named limit).
+func parseBytes(s string, maxShift int, limit string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	u := strings.ToUpper(t)
 	u = strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B")
@@ -22,6 +33,8 @@ func ParseSize(s string) (int, error) {
 		shift = 20
 	case strings.HasSuffix(u, "G"):
 		shift = 30
+	case strings.HasSuffix(u, "T") && maxShift > 30:
+		shift = 40
 	}
 	if shift > 0 {
 		u = u[:len(u)-1]
@@ -33,10 +46,10 @@ func ParseSize(s string) (int, error) {
 	if n == 0 {
 		return 0, fmt.Errorf("size %q: must be at least 1 byte", s)
 	}
-	if bits.Len64(n)+shift > 31 {
-		return 0, fmt.Errorf("size %q: larger than 1G", s)
+	if bits.Len64(n)+shift > maxShift+1 || n<<shift > 1<<maxShift {
+		return 0, fmt.Errorf("size %q: larger than %s", s, limit)
 	}
-	return int(n << shift), nil
+	return n << shift, nil
 }
 
 // ParseSizes parses a comma-separated list of sizes, naming the bad token.

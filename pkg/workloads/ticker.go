@@ -42,13 +42,22 @@ func (t *ticker) start(l yielder) {
 
 func (t *ticker) latency(l yielder, samples []int64, size int) {
 	if t != nil {
-		l.SetYield(t.t.Latency(samples, size, engine.Now()))
+		t.arm(l, t.t.Latency(samples, size, engine.Now()))
 	}
 }
 
 // bandwidth reports the timed operations of every worker so far.
 func (t *ticker) bandwidth(l yielder, size int) {
 	if t != nil {
-		l.SetYield(t.t.Ops(t.liveOps(), size, engine.Now()))
+		t.arm(l, t.t.Ops(t.liveOps(), size, engine.Now()))
 	}
+}
+
+// arm sets the loop's next yield: next, or, when printing took longer than
+// a period, the first tick still ahead.
+func (t *ticker) arm(l yielder, next int64) {
+	if now := engine.Now(); next <= now {
+		next = t.t.Resume(now)
+	}
+	l.SetYield(next)
 }

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
+
+// proc is an rdma-bench process under test, its stderr collected line by
+// line and its end awaited in the background.
+type proc struct {
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	lines  chan string
+	done   chan struct{}
+	code   int
+}
+
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(binary(t), args...), stderr: &syncBuffer{}, lines: make(chan string, 1000), done: make(chan struct{})}
+	pr, pw := io.Pipe()
+	p.cmd.Stderr, p.cmd.Stdout = pw, io.Discard
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			p.stderr.WriteLine(sc.Text())
+			select {
+			case p.lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	go func() {
+		err := p.cmd.Wait()
+		pw.Close()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			p.code = ee.ExitCode()
+		}
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Signal(syscall.SIGCONT)
+		p.cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+// await waits for a stderr line holding s.
+func (p *proc) await(t *testing.T, s string, limit time.Duration) {
+	t.Helper()
+	deadline := time.After(limit)
+	for {
+		select {
+		case l := <-p.lines:
+			if strings.Contains(l, s) {
+				return
+			}
+		case <-p.done:
+			t.Fatalf("exited (%d) before %q: %s", p.code, s, p.stderr.String())
+		case <-deadline:
+			t.Fatalf("no %q within %v: %s", s, limit, p.stderr.String())
+		}
+	}
+}
+
+// exited waits up to limit for the process to end and returns how long it
+// took.
+func (p *proc) exited(t *testing.T, limit time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	select {
+	case <-p.done:
+		return time.Since(start)
+	case <-time.After(limit):
+		t.Fatalf("still running %v later: %s", limit, p.stderr.String())
+	}
+	return 0
+}
+
+// margin is what the emulator may add to a bounded wait.
+const margin = 6 * time.Second
+
+// TestStoppedPeer: a peer that stops answering without dying (SIGSTOP: a
+// frozen host, a partition) ends the survivor's run within the idle
+// timeout and a margin, with a message naming the wait, whichever side
+// stops, in iteration and duration mode, latency and bandwidth, RDMA and
+// TCP.
+func TestStoppedPeer(t *testing.T) {
+	const idle = 2 * time.Second
+	for _, w := range []string{"tcp_lat", "tcp_bw", "write_lat", "write_bw"} {
+		for _, mode := range [][]string{{"-n", "1000000"}, {"-D", "60"}} {
+			for _, stopped := range []string{"server", "client"} {
+				t.Run(fmt.Sprintf("%s/%s/%s-stopped", w, mode[0], stopped), func(t *testing.T) {
+					if !strings.HasPrefix(w, "tcp_") {
+						testenv.Device(t)
+					}
+					port := freePort(t)
+					srv := start(t, "server", "-p", port, "--idle-timeout", idle.String())
+					srv.await(t, "listening on", 10*time.Second)
+					args := append([]string{"run", w, "127.0.0.1", "-p", port, "-s", "4K", "--idle-timeout", idle.String(),
+						"--report-interval", "200ms"}, mode...)
+					cl := start(t, args...)
+					cl.await(t, "cumulative:", time.Minute)
+					victim, survivor := srv, cl
+					if stopped == "client" {
+						victim, survivor = cl, srv
+					}
+					victim.cmd.Process.Signal(syscall.SIGSTOP)
+					took := survivor.exited(t, idle+margin+20*time.Second)
+					msg := survivor.stderr.String()
+					t.Logf("the %s ended %v after its peer stopped: %s", map[bool]string{true: "client", false: "server"}[stopped == "server"], took, lastLine(msg))
+					if took > idle+margin {
+						t.Errorf("took %v, want at most the idle timeout %v and a margin %v", took, idle, margin)
+					}
+					if survivor.code == 0 || !mentionsWait(msg) {
+						t.Errorf("exit %d; want a failure naming the wait:\n%s", survivor.code, msg)
+					}
+				})
+			}
+		}
+	}
+}
+
+func mentionsWait(s string) bool {
+	for _, w := range []string{"stopped answering", "went silent", "stopped reading", "no sign of life"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return l[len(l)-1]
+}
+
+// TestSignalEndsAnyWait: a survivor stuck waiting for a stopped peer, with
+// a long idle timeout, ends within a second or two of Ctrl-C or SIGTERM.
+func TestSignalEndsAnyWait(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, waiter := range []string{"server", "client"} {
+			t.Run(fmt.Sprintf("%v/%s", sig, waiter), func(t *testing.T) {
+				port := freePort(t)
+				srv := start(t, "server", "-p", port, "--idle-timeout", "60s")
+				srv.await(t, "listening on", 10*time.Second)
+				cl := start(t, "run", "tcp_bw", "127.0.0.1", "-p", port, "-D", "60", "--idle-timeout", "60s", "--report-interval", "200ms")
+				cl.await(t, "cumulative:", time.Minute)
+				stuck, peer := srv, cl
+				if waiter == "client" {
+					stuck, peer = cl, srv
+				}
+				peer.cmd.Process.Signal(syscall.SIGSTOP)
+				time.Sleep(time.Second) // the survivor now waits on its stopped peer
+				stuck.cmd.Process.Signal(sig)
+				if took := stuck.exited(t, 15*time.Second); took > 3*time.Second {
+					t.Errorf("the %s took %v to end after %v", waiter, took, sig)
+				}
+				if stuck.code == 0 && waiter == "client" {
+					t.Errorf("the client ended with exit 0 after %v", sig)
+				}
+			})
+		}
+	}
+}
+
+// TestBusyServerKeepsItsRun: a connection that arrives during a one-shot
+// server's run (another client, or junk) is turned away and cannot end the
+// run; the server ends after the run it served.
+func TestBusyServerKeepsItsRun(t *testing.T) {
+	for _, w := range []string{"tcp_lat", "write_lat"} {
+		t.Run(w, func(t *testing.T) {
+			if w == "write_lat" {
+				testenv.Device(t)
+			}
+			port := freePort(t)
+			srv := start(t, "server", "-p", port)
+			srv.await(t, "listening on", 10*time.Second)
+			cl := start(t, "run", w, "127.0.0.1", "-p", port, "-D", "3", "--report-interval", "200ms")
+			cl.await(t, "cumulative:", time.Minute)
+			second := run(t, 30*time.Second, "run", "tcp_bw", "127.0.0.1", "-p", port, "-n", "10")
+			if second.code == 0 || !strings.Contains(second.stderr, "busy: the server is serving") {
+				t.Errorf("a second client: exit %d, %q; want busy", second.code, second.stderr)
+			}
+			junk, err := net.Dial("tcp", "127.0.0.1:"+port)
+			if err != nil {
+				t.Fatal(err)
+			}
+			junk.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+			junk.Close()
+			cl.exited(t, time.Minute)
+			if cl.code != 0 {
+				t.Fatalf("the first client's run: exit %d: %s", cl.code, cl.stderr.String())
+			}
+			srv.exited(t, 20*time.Second)
+			if srv.code != 0 {
+				t.Errorf("the one-shot server: exit %d: %s", srv.code, srv.stderr.String())
+			}
+		})
+	}
+}
+
+// TestCraftedHelloRefused: a hello asking for more memory than the server
+// allows (write_bw, 256 MiB, 8 queue pairs) is refused before anything is
+// allocated, and the server goes on serving.
+func TestCraftedHelloRefused(t *testing.T) {
+	port := freePort(t)
+	srv := start(t, "server", "-p", port, "--persistent", "--max-memory", "256M")
+	srv.await(t, "listening on", 10*time.Second)
+	s := workloads.NewSpec("write_bw")
+	s.Size, s.QPs = 256<<20, 8
+	s, _, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := 0
+	fmt.Sscan(port, &p)
+	conn, err := exchange.Dial(context.Background(), "127.0.0.1", p, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, err = conn.Handshake(exchange.RoleClient, s.Encode(), false)
+	if err == nil || !strings.Contains(err.Error(), "the run needs 409") || !strings.Contains(err.Error(), "above 256.0 MiB (--max-memory)") {
+		t.Fatalf("handshake: %v; want a refusal naming the memory", err)
+	}
+	if r := run(t, time.Minute, "run", "tcp_lat", "127.0.0.1", "-p", port, "-n", "100"); r.code != 0 {
+		t.Fatalf("the next client: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestSilentConnectionsDoNotStarve: connections that say nothing cannot
+// keep a real client out.
+func TestSilentConnectionsDoNotStarve(t *testing.T) {
+	port := freePort(t)
+	srv := start(t, "server", "-p", port, "--persistent")
+	srv.await(t, "listening on", 10*time.Second)
+	var conns []net.Conn
+	for range 200 {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	start := time.Now()
+	if r := run(t, time.Minute, "run", "tcp_lat", "127.0.0.1", "-p", port, "-n", "100"); r.code != 0 {
+		t.Fatalf("a client after 200 silent connections: exit %d: %s", r.code, r.stderr)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the client took %v behind 200 silent connections", took)
+	}
+}
+
+// TestReportIntervalMinimum: live figures at the shortest period never
+// stall the run: it ends on time, with its operations counted.
+func TestReportIntervalMinimum(t *testing.T) {
+	for _, w := range []string{"tcp_lat", "tcp_bw", "write_lat", "write_bw"} {
+		t.Run(w, func(t *testing.T) {
+			if !strings.HasPrefix(w, "tcp_") {
+				testenv.Device(t)
+			}
+			start := time.Now()
+			r := run(t, time.Minute, "run", w, "--loopback", "-D", "1", "-s", "4K", "--report-interval", workloads.MinReportInterval.String(), "-o", "csv")
+			took := time.Since(start)
+			if r.code != 0 || strings.Count(r.stderr, "cumulative:") < 10 {
+				t.Fatalf("exit %d, %d live figures:\n%s", r.code, strings.Count(r.stderr, "cumulative:"), r.stderr)
+			}
+			if took > 20*time.Second {
+				t.Errorf("a 1 s run with live figures every %v took %v", workloads.MinReportInterval, took)
+			}
+			t.Logf("%d live figures; %v in all", strings.Count(r.stderr, "cumulative:"), took)
+		})
+	}
+}

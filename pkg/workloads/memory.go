@@ -1,0 +1,95 @@
+package workloads
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// engineSampleBytes is what one RDMA engine's sample buffers take: 64 Ki
+// (time, count) pairs, and the latency samples of a socket loop call.
+const (
+	engineSampleBytes = (1<<16 + 1) * 16
+	sockSampleBytes   = (latChunk + 1) * 8
+	// histogramBytes bounds one latency histogram (1 ns .. 1 h, 3
+	// significant digits) with its copies for live figures.
+	histogramBytes = 4 << 20
+)
+
+// Memory is what one side of a run allocates: Pinned is registered with
+// the RDMA device (it counts against the locked-memory limit), Total
+// includes it.
+type Memory struct {
+	Pinned, Total uint64
+}
+
+// Memory estimates what a side of s (resolved) allocates: the
+// registered buffers (two regions per queue pair), the loops' sample
+// buffers and, on the client, the latency samples kept (every one in
+// iteration mode, a histogram in duration mode) for runs runs.
+func (s Spec) Memory(client bool, runs int) Memory {
+	w, _ := Lookup(s.Workload)
+	var m Memory
+	if w.Family == RDMA {
+		grh := 0
+		if s.Transport == "UD" {
+			grh = udGRH
+		}
+		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(roundUp(s.Size+grh, 64))
+		m.Total = m.Pinned + uint64(s.threads())*engineSampleBytes
+	} else {
+		m.Total = 2*uint64(s.Size) + sockSampleBytes
+	}
+	if client && w.Latency() {
+		if s.Duration > 0 {
+			m.Total += histogramBytes * uint64(runs)
+		} else {
+			m.Total += uint64(s.Iterations+s.Warmup) * 8 * uint64(runs)
+		}
+	}
+	return m
+}
+
+// CheckMemory refuses a run that needs more memory than this side allows
+// (--max-memory, else half of the host's memory, and the locked-memory
+// limit for what is registered): the error gives the figures and what to
+// change. who names the side for the message.
+func (l Local) CheckMemory(need Memory, who string) error {
+	total := l.MaxMemory
+	what := "--max-memory"
+	if total == 0 {
+		total, what = hostMemory()/2, "half of this host's memory"
+	}
+	if total > 0 && need.Total > total {
+		return fmt.Errorf("the run needs %s of memory on the %s, above %s (%s): lower -s, -q or -n (-D keeps latency in bounded memory)",
+			mib(need.Total), who, mib(total), what)
+	}
+	var rl unix.Rlimit
+	if need.Pinned > 0 && unix.Getrlimit(unix.RLIMIT_MEMLOCK, &rl) == nil && rl.Cur != unix.RLIM_INFINITY && need.Pinned > rl.Cur {
+		return fmt.Errorf("the run registers %s of memory on the %s, above its locked-memory limit of %s: raise it (ulimit -l, or memlock in /etc/security/limits.d) or lower -s or -q",
+			mib(need.Pinned), who, mib(rl.Cur))
+	}
+	return nil
+}
+
+func mib(b uint64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" }
+
+// hostMemory is MemTotal from /proc/meminfo in bytes; 0 when unknown.
+func hostMemory() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		var kb uint64
+		if n, _ := fmt.Sscanf(sc.Text(), "MemTotal: %d kB", &kb); n == 1 {
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -85,6 +85,20 @@ func (c Costs) Both() *float64 {
 	return c.Local
 }
 
+// CPUUsage is one side's CPU use during a run; only what this package
+// shows is read.
+type CPUUsage struct {
+	ProcessPctOfCore *float64 `json:"process_pct_of_core"`
+}
+
+// CPUPair is both sides' CPU use; Remote is nil in one process
+// (loopback), where Local covers both sides.
+type CPUPair struct {
+	Local      *CPUUsage `json:"local"`
+	Remote     *CPUUsage `json:"remote"`
+	OneProcess bool      `json:"one_process"`
+}
+
 // Figures are what a result and each of its runs measured.
 type Figures struct {
 	Status      string   `json:"status"`
@@ -118,6 +132,7 @@ type Result struct {
 	Iterations int    `json:"iterations"`
 	Figures
 	BwPeakGbps *float64                   `json:"bw_peak_gbps"`
+	CPU        CPUPair                    `json:"cpu"`
 	Params     map[string]json.RawMessage `json:"params"`
 	Runs       []*Run                     `json:"runs"`
 

@@ -188,3 +188,14 @@ func paramTags(k Key, also map[string]bool) []string {
 	}
 	return tags
 }
+
+// Names names points as [Describe] does, adding the parameters that tell
+// apart points of the same workload, transport, completion and size.
+func Names(pts []*Point) []string {
+	vary := varying(pts, nil)
+	out := make([]string, len(pts))
+	for i, p := range pts {
+		out[i] = Describe(p.Key, vary[p.Key.coarse()])
+	}
+	return out
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -52,7 +53,7 @@ func runReport(_ context.Context, args []string) error {
 	r.Sections = append(r.Sections, figureSections(sides, charts)...)
 	if len(*bases) > 0 {
 		f.allowPartial, f.cleanOnly = c.allowPartial, c.cleanOnly
-		sec, err := comparisonSection(f, *bases, docs)
+		sec, err := comparisonSection(f, *bases, fs.Args(), docs)
 		if err != nil {
 			return err
 		}
@@ -79,7 +80,7 @@ func figureSections(sides []*results.Side, charts map[string][]results.NamedChar
 		for _, d := range s.Docs {
 			files = append(files, d.Path)
 		}
-		note := fmt.Sprintf("%s: %d document(s): %v", name, len(s.Docs), files)
+		note := fmt.Sprintf("%s: %s", name, strings.Join(files, ", "))
 		if t := results.LatencyTable(s); len(t.Rows) > 0 {
 			lat.Notes = append(lat.Notes, note)
 			lat.Tables = append(lat.Tables, t)
@@ -114,7 +115,7 @@ func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.C
 
 // comparisonSection compares the report's documents against --base: the
 // gate's outcome, what differs, the verdicts and the whiskers.
-func comparisonSection(f compareFlags, bases []string, docs []*results.Document) (plot.Section, error) {
+func comparisonSection(f compareFlags, bases, paths []string, docs []*results.Document) (plot.Section, error) {
 	th, err := compare.ParseThresholds(f.failOn)
 	if err != nil {
 		return plot.Section{}, usageError("--fail-on: %v", err)
@@ -124,7 +125,7 @@ func comparisonSection(f compareFlags, bases []string, docs []*results.Document)
 		return plot.Section{}, usageError("--base: %v", err)
 	}
 	s := &sides{base: base, new: docs,
-		baseName: results.SideName("base", base), newName: results.SideName("this report's documents", docs)}
+		baseName: results.SideName(strings.Join(bases, " "), base), newName: results.SideName(strings.Join(paths, " "), docs)}
 	c, m, notes, err := compareSides(s, f, th, compare.Metrics())
 	if err != nil {
 		return plot.Section{}, err

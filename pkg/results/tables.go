@@ -100,12 +100,17 @@ func sideCell(s compare.Side) string {
 	return fmt.Sprintf("%s [%s, %s] n=%d", sig(s.Median), sig(s.Lo), sig(s.Hi), s.N)
 }
 
-// sig writes 4 significant digits, or -inf and +inf.
+// sig writes 4 significant digits, trailing zeros kept (2.580, 10.02,
+// 0.01717), or -inf and +inf.
 func sig(v float64) string {
-	if math.IsInf(v, 0) {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return fmt.Sprintf("%+v", v)
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	dec := 3
+	if v != 0 {
+		dec = max(0, 3-int(math.Floor(math.Log10(math.Abs(v)))))
+	}
+	return strconv.FormatFloat(v, 'f', dec, 64)
 }
 
 func pct(v float64) string {

@@ -47,6 +47,14 @@ func main() {
 	schema := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
 	schema["schema_version"] = 3
 	docs["schema3.json"] = schema
+	subset := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	subset["results"] = []obj{subset["results"].([]obj)[0], subset["results"].([]obj)[1],
+		latency("send_lat", "RC", 64, 2.2, 10, 3)}
+	docs["subset.json"] = subset
+	bwOnly := document("", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 3, 1.0, 0)
+	delete(bwOnly, "label")
+	bwOnly["results"] = bwOnly["results"].([]obj)[4:]
+	docs["bw-only.json"] = bwOnly
 	docs["notrdma.json"] = obj{"tool": obj{"name": "fio", "version": "3.33"}, "jobs": []obj{{"jobname": "randread"}}}
 	for name, d := range docs {
 		b, err := json.MarshalIndent(d, "", "  ")
@@ -72,6 +80,10 @@ func document(label, version, commit, fw, started string, runs int, slow float64
 		bandwidth("write_bw", "RC", 65536, 9.0, runs, phase),
 		bandwidth("tcp_bw", "TCP", 65536, 5.0, runs, phase),
 	}
+	args := []string{"rdma-bench", "suite", "--loopback", "--repeat", fmt.Sprint(runs), "--save"}
+	if label != "" {
+		args = append(args, "--label", label)
+	}
 	return obj{
 		"schema_version": 2,
 		"tool":           obj{"name": "rdma-bench", "version": version, "commit": commit},
@@ -79,13 +91,15 @@ func document(label, version, commit, fw, started string, runs int, slow float64
 		"device": obj{"name": "mlx5_0", "firmware_version": fw, "driver": "mlx5_core", "port": 1,
 			"link_layer": "Ethernet", "mtu": 4096, "gid_type": "RoCE v2", "gid_index": 3},
 		"label": label, "repeat": runs, "started_at": started,
-		"args":    []string{"rdma-bench", "suite", "--loopback", "--repeat", fmt.Sprint(runs), "--save", "--label", label},
+		"args":    args,
 		"results": res,
 	}
 }
 
 // jitter is run i's relative deviation: within +-0.25%, plus 0.04% per phase.
-func jitter(i, phase int) float64 { return (float64((i*7+phase)%10)-4.5)*0.00055 + float64(phase)*0.0004 }
+func jitter(i, phase int) float64 {
+	return (float64((i*7+phase)%10)-4.5)*0.00055 + float64(phase)*0.0004
+}
 
 // samples are one run's 1000 latencies in ns around median m µs: a body
 // from 0.9 m to 1.1 m and a tail to 1.5 m.

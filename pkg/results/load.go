@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -130,6 +131,9 @@ func ReadFile(path string) (*Document, error) {
 
 // Parse decodes and checks one document (see [Load]); its Path is empty.
 func Parse(b []byte) (*Document, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errors.New("empty: want an rdma-bench JSON document")
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
 		var te *json.UnmarshalTypeError

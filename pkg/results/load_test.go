@@ -149,3 +149,31 @@ func TestSelectLabel(t *testing.T) {
 		t.Errorf("OrderLabels = %q, %v", l, err)
 	}
 }
+
+// TestParseRefusals: malformed documents of the right tool are refused
+// with the field named, never a panic.
+func TestParseRefusals(t *testing.T) {
+	head := `{"tool": {"name": "rdma-bench"}, "schema_version": 2, `
+	point := `"workload": "write_bw", "size_bytes": 65536`
+	for _, c := range []struct{ doc, want string }{
+		{`{"schema_version": 2}`, `not an rdma-bench document: no tool.name, want "rdma-bench"`},
+		{`{"tool": {"name": "rdma-bench"}}`, "schema_version missing: want 2"},
+		{`{"tool": {"name": "rdma-bench"}, "schema_version": "2"}`, `schema_version "2": want the whole number 2`},
+		{head + `"results": {}}`, "results: found an object, want an array"},
+		{head + `"results": [null]}`, "results[0] is null: want a result object"},
+		{head + `"results": [{"size_bytes": 64}]}`, `results[0].workload is empty: want a workload such as "write_lat"`},
+		{head + `"results": [{"workload": "write_lat"}]}`, "results[0] (write_lat).size_bytes is 0: want a positive number of bytes"},
+		{head + `"results": [{` + point + `, "bw_gbps": 1e999}]}`, "results.bw_gbps: number 1e999 is out of range: want a number or null"},
+		{head + `"results": [{` + point + `, "status": "great"}]}`, `results[0] (write_bw 64 KiB).status: "great": want "ok", "partial" or "insufficient"`},
+		{head + `"results": [{` + point + `, "runs": [{"cpu_s_per_gb": {"total": -0.5}}]}]}`,
+			"results[0] (write_bw 64 KiB).runs[0].cpu_s_per_gb.total is -0.5: want a number not below 0, or null when not measured"},
+		{head + `"results": [{` + point + `, "runs": [null]}]}`, "results[0] (write_bw 64 KiB).runs[0] is null: want a run object"},
+		{`"rdma-bench"`, `not an rdma-bench document: the JSON is a string, want an object with tool.name "rdma-bench"`},
+		{" \n", "empty: want an rdma-bench JSON document"},
+	} {
+		_, err := Parse([]byte(c.doc))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%s):\n got  %v\n want %s", c.doc, err, c.want)
+		}
+	}
+}

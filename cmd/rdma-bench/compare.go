@@ -196,6 +196,9 @@ func loadSides(baseLabel, label string, args []string) (*sides, error) {
 	if (baseLabel == "") != (label == "") {
 		return nil, usageError("--base-label and --label go together: name the label of each side")
 	}
+	if baseLabel != "" && baseLabel == label {
+		return nil, usageError("--base-label and --label both name %q: name a different label for each side", label)
+	}
 	s := &sides{}
 	if baseLabel != "" {
 		if len(args) == 0 {

@@ -129,6 +129,7 @@ func TestCompareBadInput(t *testing.T) {
 		{`ignore parameter "iterations": not a measured parameter`, []string{base, same, "--ignore-param", "iterations"}},
 		{"want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got 1 argument(s)", []string{base}},
 		{"--base-label and --label go together", []string{"--base-label", "base", base, same}},
+		{`--base-label and --label both name "base"`, []string{"--base-label", "base", "--label", "base", base, same}},
 		{`--label: no document labelled "fw-99" among the 2 read: labels found: base, candidate`, []string{"--base-label", "base", "--label", "fw-99", base, same}},
 		{"new: testdata/compare/nosuch.json: no such file or directory", []string{base, fixtures + "nosuch.json"}},
 		{`new: pattern "testdata/compare/nosuch-*.json" matches no file`, []string{base, fixtures + "nosuch-*.json"}},

@@ -9,8 +9,11 @@
 // pairs the points of two sides, refusing points that differ in a
 // measured parameter; [Matching.Series] gives one compare.Series per point
 // and metric, and [MetaDiff] the metadata that differs between the sides.
-// [LatencySeries], [RateSeries], [CPUPerGBSeries], [Spectra], [Trends],
-// [Whiskers] and [CaptionOf] build the inputs of the charts.
+// For charts, [Sides] splits documents by label; [LatencySeries],
+// [RateSeries], [CPUPerGBSeries], [Spectra], [Trends], [Whiskers] and
+// [CaptionOf] build the inputs of pkg/plot's charts, [Charts] and
+// [ComparisonCharts] draw them, and [LatencyTable], [BandwidthTable] and
+// [ComparisonTable] tabulate the figures for a report.
 //
 // The schema read is docs/json.md's (schema_version 2). A document from
 // before the per-run figures (no "runs" key) is read as one run per point,

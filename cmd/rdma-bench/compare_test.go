@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files of compare under testdata/compare")
+
+const fixtures = "testdata/compare/"
+
+// golden compares got with testdata/compare/NAME, or rewrites it with
+// -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(fixtures, name)
+	if *updateGolden {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+// TestCompareFormats: every output format of a comparison with a
+// regression, against golden files; exit 1.
+func TestCompareFormats(t *testing.T) {
+	for _, format := range []string{"table", "markdown", "json", "junit"} {
+		r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"slower.json", "-o", format)
+		if r.code != 1 {
+			t.Errorf("-o %s: exit %d, want 1 (a regression): %s", format, r.code, r.stderr)
+		}
+		golden(t, "slower."+format+".golden", r.stdout)
+	}
+}
+
+// TestCompareExitCodes: pass 0, regression 1, inconclusive 3 (1 with
+// --strict), from files and from labels; points on one side only are
+// listed, on stdout for table and markdown, on stderr for json and junit.
+func TestCompareExitCodes(t *testing.T) {
+	cases := []struct {
+		golden string
+		code   int
+		args   []string
+	}{
+		{"same.table.golden", 0, []string{fixtures + "base.json", fixtures + "same.json"}},
+		{"few.table.golden", 3, []string{fixtures + "few-base.json", fixtures + "few-new.json"}},
+		{"", 1, []string{fixtures + "few-base.json", fixtures + "few-new.json", "--strict"}},
+		{"", 3, []string{"--base-label", "base", "--label", "candidate", fixtures + "few-*.json"}},
+		{"", 1, []string{"--base-label", "base", "--label", "candidate", fixtures + "base.json", fixtures + "slower.json"}},
+		{"", 0, []string{fixtures + "base.json", fixtures + "slower.json", "--fail-on", "lat.p50>+15%,lat.p99>+15%"}},
+		{"", 0, []string{fixtures + "base.json", fixtures + "slower.json", "--metrics", "bw,msgrate"}},
+		{"subset.table.golden", 0, []string{fixtures + "base.json", fixtures + "subset.json"}},
+		{"subset.markdown.golden", 0, []string{fixtures + "base.json", fixtures + "subset.json", "-o", "markdown"}},
+	}
+	for _, c := range cases {
+		r := run(t, 30*time.Second, append([]string{"compare"}, c.args...)...)
+		if r.code != c.code {
+			t.Errorf("compare %s: exit %d, want %d: %s", strings.Join(c.args, " "), r.code, c.code, r.stderr)
+		}
+		if c.golden != "" {
+			golden(t, c.golden, r.stdout)
+		}
+	}
+	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"subset.json", "-o", "json")
+	if r.code != 0 || !strings.Contains(r.stderr, "send_lat RC poll 64 B: only in the new side: not compared") ||
+		strings.Contains(r.stdout, "only in the") {
+		t.Errorf("-o json with one-sided points: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCompareOutputFileAndPlot: --output-file holds what standard output
+// would; --plot writes the whiskers and the base-against-new spectra.
+func TestCompareOutputFileAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	out, plots := filepath.Join(dir, "summary.md"), filepath.Join(dir, "plots")
+	r := run(t, 60*time.Second, "compare", fixtures+"base.json", fixtures+"slower.json", "-o", "markdown", "--output-file", out, "--plot", plots)
+	if r.code != 1 || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "slower.markdown.golden", string(b))
+	want := []string{"comparison", "spectrum_write_lat_RC_poll_64B", "spectrum_write_lat_RC_poll_4KiB",
+		"spectrum_tcp_lat_TCP_poll_64B", "spectrum_tcp_lat_TCP_poll_4KiB"}
+	assertFiles(t, plots, want)
+	if texts := svgTexts(t, filepath.Join(plots, "comparison.svg")); !hasText(texts, "write_lat RC poll 64 B lat.p50") ||
+		!hasText(texts, "tcp_bw TCP poll 64 KiB msgrate") {
+		t.Errorf("comparison.svg lacks the rows' labels: %q", texts)
+	}
+	if texts := svgTexts(t, filepath.Join(plots, "spectrum_write_lat_RC_poll_64B.svg")); !hasText(texts, "base (max") || !hasText(texts, "new (max") {
+		t.Errorf("spectrum lacks the base and new curves: %q", texts)
+	}
+}
+
+// TestCompareBadInput: each bad input is refused with a clear message,
+// exit 2, and nothing written: no output file, no chart directory.
+func TestCompareBadInput(t *testing.T) {
+	base, same := fixtures+"base.json", fixtures+"same.json"
+	cases := []struct {
+		want string
+		args []string
+	}{
+		{`base: testdata/compare/notrdma.json: not an rdma-bench document: tool.name is "fio", want "rdma-bench"`, []string{fixtures + "notrdma.json", same}},
+		{"new: testdata/compare/schema3.json: schema_version 3 is newer than this rdma-bench reads (2)", []string{base, fixtures + "schema3.json"}},
+		{"write_bw RC poll 64 KiB: qps is 1 in the base (testdata/compare/base.json) and 4 in the new side (testdata/compare/qps4.json): " +
+			"points measured with other parameters are not compared; --ignore-param qps compares them anyway", []string{base, fixtures + "qps4.json"}},
+		{"new: testdata/compare/partial.json: results[0] (write_lat RC poll 64 B): run 3 is partial (interrupted: the peer stopped answering): " +
+			"a run cut short is not compared; allow it with --allow-partial", []string{base, fixtures + "partial.json"}},
+		{`--fail-on: threshold "lat.p50>5": want a percentage such as +5%`, []string{base, same, "--fail-on", "lat.p50>5"}},
+		{`-o xml: unknown format "xml"`, []string{base, same, "-o", "xml"}},
+		{`--metrics "lat.p42": unknown metric "lat.p42": choose from lat.p50, lat.p99`, []string{base, same, "--metrics", "lat.p42"}},
+		{`ignore parameter "iterations": not a measured parameter`, []string{base, same, "--ignore-param", "iterations"}},
+		{"want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got 1 argument(s)", []string{base}},
+		{"--base-label and --label go together", []string{"--base-label", "base", base, same}},
+		{`--base-label and --label both name "base"`, []string{"--base-label", "base", "--label", "base", base, same}},
+		{`--label: no document labelled "fw-99" among the 2 read: labels found: base, candidate`, []string{"--base-label", "base", "--label", "fw-99", base, same}},
+		{"new: testdata/compare/nosuch.json: no such file or directory", []string{base, fixtures + "nosuch.json"}},
+		{`new: pattern "testdata/compare/nosuch-*.json" matches no file`, []string{base, fixtures + "nosuch-*.json"}},
+		{"nothing to compare: no point has figures of cpu.gb on both sides", []string{fixtures + "few-base.json", fixtures + "subset.json", "--metrics", "cpu.gb"}},
+		{"unknown flag: --frobnicate", []string{base, same, "--frobnicate"}},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		out, plots := filepath.Join(dir, "out.txt"), filepath.Join(dir, "plots")
+		r := run(t, 30*time.Second, append([]string{"compare", "--output-file", out, "--plot", plots}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("compare %s: exit %d, stderr %q, stdout %q; want exit 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, r.stdout, c.want)
+		}
+		assertEmpty(t, dir)
+	}
+	// An unwritable output file or chart directory: refused before
+	// anything is written.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"--output-file " + file + "/out.txt: cannot create a file in directory " + file + ": not a directory",
+			[]string{"--output-file", file + "/out.txt", "--plot", filepath.Join(dir, "plots")}},
+		{"chart directory " + file + ": not a directory", []string{"--output-file", filepath.Join(dir, "out.txt"), "--plot", file}},
+	} {
+		r := run(t, 30*time.Second, append([]string{"compare", base, same}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+		assertFiles(t, dir, nil, "file")
+	}
+}
+
+// assertFiles checks that dir holds NAME.svg and NAME.png for every name
+// and the extra files, and nothing else.
+func assertFiles(t *testing.T, dir string, names []string, extra ...string) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n+".svg"], want[n+".png"] = true, true
+	}
+	for _, e := range extra {
+		want[e] = true
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !want[e.Name()] {
+			t.Errorf("%s: unexpected %s", dir, e.Name())
+		}
+		delete(want, e.Name())
+	}
+	for n := range want {
+		t.Errorf("%s: %s missing", dir, n)
+	}
+}
+
+func assertEmpty(t *testing.T, dir string) {
+	t.Helper()
+	assertFiles(t, dir, nil)
+}
+
+// svgTexts parses an SVG document and returns the text of its <text>
+// elements.
+func svgTexts(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := xml.NewDecoder(f)
+	var out []string
+	depth := 0
+	var cur strings.Builder
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: not well-formed XML: %v", path, err)
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			if tk.Name.Local == "text" {
+				depth++
+			}
+		case xml.EndElement:
+			if tk.Name.Local == "text" {
+				depth--
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		case xml.CharData:
+			if depth > 0 {
+				cur.Write(tk)
+			}
+		}
+	}
+	return out
+}
+
+func hasText(texts []string, s string) bool {
+	for _, x := range texts {
+		if strings.Contains(x, s) {
+			return true
+		}
+	}
+	return false
+}

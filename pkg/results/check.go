@@ -1,0 +1,139 @@
+package results
+
+import (
+	"fmt"
+	"math"
+)
+
+// Statuses of a result or run.
+const (
+	StatusOK           = "ok"
+	StatusPartial      = "partial"
+	StatusInsufficient = "insufficient"
+)
+
+// checkResult refuses a result whose identity is missing or whose figures
+// are not numbers a comparison can use.
+func checkResult(r *Result) error {
+	where := fmt.Sprintf("results[%d]", r.Index)
+	if r.Workload == "" {
+		return fmt.Errorf("%s.workload is empty: want a workload such as \"write_lat\"", where)
+	}
+	if r.SizeBytes < 1 {
+		return fmt.Errorf("%s (%s).size_bytes is %d: want a positive number of bytes", where, r.Workload, r.SizeBytes)
+	}
+	where = fmt.Sprintf("%s (%s %s)", where, r.Workload, FormatSize(r.SizeBytes))
+	if err := checkStatus(r.Status); err != nil {
+		return fmt.Errorf("%s.status: %w", where, err)
+	}
+	if err := checkFigures(&r.Figures); err != nil {
+		return fmt.Errorf("%s.%w", where, err)
+	}
+	if err := positive("bw_peak_gbps", r.BwPeakGbps); err != nil {
+		return fmt.Errorf("%s.%w", where, err)
+	}
+	for i, run := range r.Runs {
+		if run == nil {
+			return fmt.Errorf("%s.runs[%d] is null: want a run object", where, i)
+		}
+		if err := checkStatus(run.Status); err != nil {
+			return fmt.Errorf("%s.runs[%d].status: %w", where, i, err)
+		}
+		if err := checkFigures(&run.Figures); err != nil {
+			return fmt.Errorf("%s.runs[%d].%w", where, i, err)
+		}
+	}
+	return nil
+}
+
+func checkStatus(s string) error {
+	switch s {
+	case StatusOK, StatusPartial, StatusInsufficient, "":
+		return nil
+	}
+	return fmt.Errorf("%q: want %q, %q or %q", s, StatusOK, StatusPartial, StatusInsufficient)
+}
+
+// checkFigures checks every figure that is not null: latencies, rates and
+// bandwidths must be positive, CPU costs and the deviation not negative.
+func checkFigures(f *Figures) error {
+	if l := f.LatencyUS; l != nil {
+		for _, v := range []struct {
+			name string
+			v    *float64
+		}{{"min", l.Min}, {"p50", l.P50}, {"p90", l.P90}, {"p99", l.P99}, {"p99_9", l.P99_9},
+			{"p99_99", l.P99_99}, {"max", l.Max}, {"mean", l.Mean}} {
+			if err := positive("latency_us."+v.name, v.v); err != nil {
+				return err
+			}
+		}
+		if err := notNegative("latency_us.stdev", l.Stdev); err != nil {
+			return err
+		}
+	}
+	for _, v := range []struct {
+		name string
+		v    *float64
+	}{{"bw_gbps", f.BwGbps}, {"bw_mibps", f.BwMiBps}, {"msg_rate_mpps", f.MsgRateMpps}} {
+		if err := positive(v.name, v.v); err != nil {
+			return err
+		}
+	}
+	for _, c := range []struct {
+		name string
+		c    Costs
+	}{{"cpu_us_per_op", f.CPUUSPerOp}, {"cpu_s_per_gb", f.CPUSPerGB}} {
+		for _, v := range []struct {
+			name string
+			v    *float64
+		}{{"local", c.c.Local}, {"remote", c.c.Remote}, {"total", c.c.Total}} {
+			if err := notNegative(c.name+"."+v.name, v.v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func positive(name string, v *float64) error {
+	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v <= 0) {
+		return fmt.Errorf("%s is %v: want a positive number, or null when not measured", name, *v)
+	}
+	return nil
+}
+
+func notNegative(name string, v *float64) error {
+	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+		return fmt.Errorf("%s is %v: want a number not below 0, or null when not measured", name, *v)
+	}
+	return nil
+}
+
+// normalizeRuns gives a result from before the runs key one run made of
+// its own figures.
+func normalizeRuns(r *Result) {
+	if len(r.Runs) > 0 {
+		r.RunsRecorded = true
+		for i, run := range r.Runs {
+			if run.Run == 0 {
+				run.Run = i + 1
+			}
+		}
+		return
+	}
+	r.Runs = []*Run{{Run: 1, Figures: r.Figures}}
+}
+
+// FormatSize writes a message size as the labels do: "64 B", "4 KiB",
+// "64 KiB", "1 MiB"; sizes that are no whole number of KiB in bytes.
+func FormatSize(n int) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}

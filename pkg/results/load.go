@@ -1,0 +1,196 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Load reads rdma-bench documents. Each path is a file (read whatever its
+// name), a directory (every *.json in it, not in subdirectories, leaving
+// out dot-files and *.tmp, the temporary files of an interrupted save) or
+// a glob pattern such as "results/*-base.json". A file named twice is read
+// once. The documents come back in the order found; an error names the
+// file and what was wrong in it.
+func Load(paths ...string) ([]*Document, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no documents named: want files, directories or glob patterns")
+	}
+	var files []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		found, err := expand(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				abs = f
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				files = append(files, f)
+			}
+		}
+	}
+	docs := make([]*Document, 0, len(files))
+	for _, f := range files {
+		d, err := ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// expand turns one path argument into the files it names.
+func expand(p string) ([]string, error) {
+	if p == "" {
+		return nil, errors.New("empty path: want a file, a directory or a glob pattern")
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		return listDir(p)
+	case err == nil:
+		return []string{p}, nil
+	case !strings.ContainsAny(p, "*?["):
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	matches, gerr := filepath.Glob(p)
+	if gerr != nil {
+		return nil, fmt.Errorf("pattern %q: %v: want a glob such as results/*.json", p, gerr)
+	}
+	var out []string
+	for _, m := range matches {
+		if fi, err := os.Stat(m); err == nil && !fi.IsDir() && !skipped(filepath.Base(m)) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("pattern %q matches no file", p)
+	}
+	return out, nil
+}
+
+// listDir lists the documents of a directory, sorted by name.
+func listDir(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, unwrapPathError(err))
+	}
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || skipped(n) || !strings.HasSuffix(n, ".json") {
+			continue
+		}
+		out = append(out, filepath.Join(dir, n))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("directory %s holds no *.json document", dir)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// skipped says whether a directory entry or glob match is left out: a
+// dot-file or a temporary file of an interrupted save.
+func skipped(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// ReadFile reads and checks one document.
+func ReadFile(path string) (*Document, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	d, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Path = path
+	return d, nil
+}
+
+// Parse decodes and checks one document (see [Load]); its Path is empty.
+func Parse(b []byte) (*Document, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errors.New("empty: want an rdma-bench JSON document")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("not an rdma-bench document: the JSON is %s, want an object with tool.name %q", article(te.Value), ToolName)
+		}
+		return nil, notJSON(b, err)
+	}
+	if err := checkHeader(top); err != nil {
+		return nil, err
+	}
+	var d Document
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, typeError(err)
+	}
+	if len(d.Results) == 0 {
+		return nil, errors.New("no results: the document holds no measured point (results is empty)")
+	}
+	for i, r := range d.Results {
+		if r == nil {
+			return nil, fmt.Errorf("results[%d] is null: want a result object", i)
+		}
+		r.Index = i
+		if err := checkResult(r); err != nil {
+			return nil, err
+		}
+		normalizeRuns(r)
+	}
+	return &d, nil
+}
+
+// checkHeader refuses what is not an rdma-bench document of the schema
+// this package reads, before the rest is decoded.
+func checkHeader(top map[string]json.RawMessage) error {
+	var tool struct {
+		Name any `json:"name"`
+	}
+	raw, ok := top["tool"]
+	if !ok || json.Unmarshal(raw, &tool) != nil {
+		return fmt.Errorf("not an rdma-bench document: no tool.name, want %q", ToolName)
+	}
+	if name, _ := tool.Name.(string); name != ToolName {
+		return fmt.Errorf("not an rdma-bench document: tool.name is %s, want %q", jsonText(tool.Name), ToolName)
+	}
+	raw, ok = top["schema_version"]
+	if !ok {
+		return fmt.Errorf("schema_version missing: want %d", SchemaVersion)
+	}
+	var v float64
+	if err := json.Unmarshal(raw, &v); err != nil || v != float64(int(v)) {
+		return fmt.Errorf("schema_version %s: want the whole number %d", raw, SchemaVersion)
+	}
+	switch {
+	case int(v) > SchemaVersion:
+		return fmt.Errorf("schema_version %d is newer than this rdma-bench reads (%d): read it with the rdma-bench that wrote it, or a newer one", int(v), SchemaVersion)
+	case int(v) < SchemaVersion:
+		return fmt.Errorf("schema_version %d is older than this rdma-bench reads (%d): its CPU costs and statuses meant other things; measure again", int(v), SchemaVersion)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package results
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/plot"
+)
+
+// line is one line of a size chart: the points of one side that differ
+// only in size, smallest first.
+type line struct {
+	name   string
+	family plot.Family
+	points []*Point
+}
+
+// lines groups the points of every side that want accepts into lines.
+// A line is named by its workload, then its transport unless RC or TCP,
+// its completion unless poll, its parameters off their usual values or
+// differing between lines of the workload, and with several sides its
+// side's label: "write_lat", "send_lat UD event", "write_bw qps=4 (fw 2)".
+func lines(sides []*Side, want func(*Point) bool) []line {
+	type id struct {
+		side int
+		key  Key
+	}
+	var order []id
+	byID := map[id]*line{}
+	var keys []*Point
+	for i, s := range sides {
+		for _, p := range s.Points {
+			if !want(p) {
+				continue
+			}
+			k := p.Key
+			k.SizeBytes = 0
+			l := byID[id{i, k}]
+			if l == nil {
+				l = &line{family: familyOf(p)}
+				byID[id{i, k}] = l
+				order = append(order, id{i, k})
+				keys = append(keys, &Point{Key: k})
+			}
+			l.points = append(l.points, p)
+		}
+	}
+	vary := varying(keys, nil)
+	out := make([]line, 0, len(order))
+	for _, x := range order {
+		l := byID[x]
+		slices.SortStableFunc(l.points, func(a, b *Point) int { return a.Key.SizeBytes - b.Key.SizeBytes })
+		parts := []string{x.key.Workload}
+		if t := x.key.Transport; t != "" && t != "RC" && t != "TCP" {
+			parts = append(parts, t)
+		}
+		if c := x.key.Completion; c != "" && c != "poll" {
+			parts = append(parts, c)
+		}
+		parts = append(parts, paramTags(x.key, vary[x.key.coarse()])...)
+		l.name = strings.Join(parts, " ")
+		if len(sides) > 1 {
+			l.name += " (" + sideName(sides[x.side]) + ")"
+		}
+		out = append(out, *l)
+	}
+	return out
+}
+
+func familyOf(p *Point) plot.Family {
+	if p.TCP {
+		return plot.TCP
+	}
+	return plot.RDMA
+}
+
+// sideName is a side's label, or "no label".
+func sideName(s *Side) string {
+	if s.Label == "" {
+		return "no label"
+	}
+	return s.Label
+}
+
+// LatencySeries returns the latency-vs-size series of the sides' latency
+// points: p50, p99 and p99.9 from each point's merged figures (see
+// [Point.Figure]); a missing tail percentile is NaN, a point without p50
+// is left out.
+func LatencySeries(sides []*Side) []plot.LatencySeries {
+	var out []plot.LatencySeries
+	for _, l := range lines(sides, func(p *Point) bool { return p.Latency }) {
+		s := plot.LatencySeries{Name: l.name, Family: l.family}
+		for _, p := range l.points {
+			p50, ok := p.Figure(compare.LatP50.Name)
+			if !ok {
+				continue
+			}
+			s.Points = append(s.Points, plot.LatencyPoint{SizeBytes: p.Key.SizeBytes, P50US: p50,
+				P99US: figureOrNaN(p, compare.LatP99.Name), P99_9US: figureOrNaN(p, compare.LatP99_9.Name)})
+		}
+		if len(s.Points) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// RateSeries returns bandwidth (bw_gbps) or message rate (msg_rate_mpps)
+// against size for the sides' bandwidth points.
+func RateSeries(sides []*Side, metric plot.RateMetric) []plot.SizeSeries {
+	name := compare.BW.Name
+	if metric == plot.MessageRate {
+		name = compare.MsgRate.Name
+	}
+	return sizeSeries(sides, name)
+}
+
+// CPUPerGBSeries returns the CPU seconds per GB (cpu_s_per_gb, both
+// sides' total, else the local side's) against size for the sides'
+// bandwidth points.
+func CPUPerGBSeries(sides []*Side) []plot.SizeSeries {
+	return sizeSeries(sides, compare.CPUPerGB.Name)
+}
+
+func sizeSeries(sides []*Side, metric string) []plot.SizeSeries {
+	var out []plot.SizeSeries
+	for _, l := range lines(sides, func(p *Point) bool { return !p.Latency }) {
+		s := plot.SizeSeries{Name: l.name, Family: l.family}
+		for _, p := range l.points {
+			if v, ok := p.Figure(metric); ok && v > 0 {
+				s.Points = append(s.Points, plot.SizeValue{SizeBytes: p.Key.SizeBytes, Value: v})
+			}
+		}
+		if len(s.Points) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func figureOrNaN(p *Point, metric string) float64 {
+	if v, ok := p.Figure(metric); ok {
+		return v
+	}
+	return math.NaN()
+}

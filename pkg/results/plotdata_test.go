@@ -1,0 +1,172 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/plot"
+)
+
+// spectrumWant is the spectrum of 1000 samples of 1, 2, ..., 1000 µs in an
+// HdrHistogram of 3 significant digits, computed by hand: the sample of
+// nearest rank ceil(n p) is i µs = i*1000 ns, reported as the highest
+// value of its bucket. With 2048 sub-buckets, values in [2^(10+b),
+// 2^(11+b)) ns share buckets 2^b wide: 500000 ns is in [2^18, 2^19), b=8,
+// floor(500000/256)*256+255 = 500223; the others are in [2^19, 2^20),
+// b=9: 750000 -> 1464*512+511 = 750079, and so on. A 1000-sample run
+// reaches 99.9% (one sample beyond it) and no further; 100% is the max.
+var spectrumWant = func() []plot.SpectrumPoint {
+	pv := [][2]float64{{50, 500.223}, {75, 750.079}, {90, 900.095}, {95, 950.271},
+		{99, 990.207}, {99.5, 995.327}, {99.9, 999.423}, {100, 1000.447}}
+	out := make([]plot.SpectrumPoint, len(pv))
+	for i, x := range pv {
+		out[i] = plot.SpectrumPoint{Percentile: x[0], ValueUS: x[1]}
+	}
+	return out
+}()
+
+func TestSpectrumFromHistogram(t *testing.T) {
+	// hist.json has the merged histogram; hist-runs.json only the runs'
+	// (odd and even samples), which merge to the same.
+	for _, f := range []string{"testdata/hist.json", "testdata/hist-runs.json"} {
+		docs, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, err := Pool(docs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := SpectrumPoints(pts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(spectrumWant) {
+			t.Errorf("%s: spectrum\n %v\nwant\n %v", f, got, spectrumWant)
+		}
+	}
+	// The two documents pooled: every sample twice, the same percentiles
+	// from the merged histograms.
+	docs, _ := Load("testdata/hist.json", "testdata/hist-runs.json")
+	pts, _ := Pool(docs, Options{})
+	if p50, ok := pts[0].Figure("lat.p50"); !ok || p50 != 500.223 {
+		t.Errorf("pooled p50 = %v, %v; want 500.223 from the merged histograms", p50, ok)
+	}
+}
+
+// TestSpectrumWithoutHistogram: an old document's spectrum is its
+// latency_us percentiles and maximum.
+func TestSpectrumWithoutHistogram(t *testing.T) {
+	docs, _ := Load("testdata/old.json")
+	pts, _ := Pool(docs, Options{})
+	got, err := SpectrumPoints(pts[0])
+	want := "[{50 2} {90 2.5} {99 3} {99.9 4} {99.99 6} {100 6}]"
+	if err != nil || fmt.Sprint(got) != want {
+		t.Errorf("spectrum %v (%v), want %s", got, err, want)
+	}
+	if got, _ := SpectrumPoints(pts[1]); got != nil {
+		t.Errorf("bandwidth point's spectrum %v, want none", got)
+	}
+}
+
+func loadSides(t *testing.T, paths ...string) []*Side {
+	t.Helper()
+	docs, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Sides(docs, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSizeSeries: one line per workload and label, TCP as its own family;
+// a point in two documents of one label shows the median of their merged
+// figures.
+func TestSizeSeries(t *testing.T) {
+	s := loadSides(t, "testdata/base", "testdata/new")
+	var got []string
+	for _, l := range LatencySeries(s) {
+		got = append(got, fmt.Sprintf("%s %s %v", l.Name, l.Family, l.Points))
+	}
+	want := []string{
+		"write_lat (base) RDMA [{64 2.2 3.3 4.4}]", // median of 2.1 (a.json) and 2.3 (b.json)
+		"tcp_lat (base) TCP [{64 11 16.5 22}]",
+		"write_lat (candidate) RDMA [{64 2.5 3.75 5}]",
+		"send_lat (candidate) RDMA [{64 2.3 3.45 4.6}]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("latency series:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	bw := RateSeries(s, plot.Bandwidth)
+	if fmt.Sprint(bw) != "[{write_bw (base) RDMA [{65536 9.1}]} {write_bw (candidate) RDMA [{65536 8.1}]}]" {
+		t.Errorf("bandwidth series %v", bw)
+	}
+	cpu := CPUPerGBSeries(loadSides(t, "testdata/qps4.json", "testdata/base/a.json"))
+	if fmt.Sprint(cpu) != "[{write_bw qps=1 (base) RDMA [{65536 0.5}]} {write_bw qps=4 (candidate) RDMA [{65536 0.5}]}]" {
+		t.Errorf("cpu series %v", cpu)
+	}
+}
+
+// TestTrends: the runs' median at each label, in started_at order, one
+// chart per workload; too few runs for an interval draw no bar.
+func TestTrends(t *testing.T) {
+	s := loadSides(t, "testdata/new", "testdata/base")
+	charts, err := Trends(s, "lat.p50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range charts {
+		for i := range c.Series {
+			for j, v := range c.Series[i].Values {
+				c.Series[i].Values[j].Median = math.Round(v.Median*1e9) / 1e9
+			}
+		}
+		got = append(got, fmt.Sprintf("%s %q %v", c.Name, c.Labels, c.Series))
+	}
+	want := []string{
+		`trend_write_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{2.15 NaN NaN} {2.5 NaN NaN}]}]`,
+		`trend_tcp_lat_lat.p50 ["base" "candidate"] [{TCP poll 64 B TCP [{11 NaN NaN} {NaN NaN NaN}]}]`,
+		`trend_send_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{NaN NaN NaN} {2.3 NaN NaN}]}]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("trends:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := Trends(loadSides(t, "testdata/base"), "lat.p50"); err == nil ||
+		err.Error() != "a trend needs documents of at least two labels, found 1" {
+		t.Errorf("one label: %v", err)
+	}
+}
+
+// TestWhiskers: the change and its interval, the gate's threshold edge,
+// and a regression where the gate failed; an unbounded interval is none.
+func TestWhiskers(t *testing.T) {
+	lo := compare.Row{Point: "write_lat RC poll 64 B", Metric: compare.LatP50, ChangePct: 8, ChangeLoPct: 7, ChangeHiPct: 9}
+	bw := compare.Row{Point: "write_bw RC poll 64 KiB", Metric: compare.BW, ChangePct: -12, ChangeLoPct: math.Inf(-1), ChangeHiPct: math.Inf(1)}
+	g := compare.Gate([]compare.Row{lo, bw}, compare.DefaultThresholds(), false)
+	ws := Whiskers(g)
+	if len(ws) != 2 || ws[0].Label != "write_lat RC poll 64 B lat.p50" || ws[0].DeltaPct != 8 || ws[0].LoPct != 7 ||
+		*ws[0].ThresholdPct != 5 || ws[0].Regression != (g.Rows[0].Outcome == compare.OutcomeFail) {
+		t.Errorf("latency whisker %+v (outcome %v)", ws[0], g.Rows[0].Outcome)
+	}
+	if !math.IsNaN(ws[1].LoPct) || !math.IsNaN(ws[1].HiPct) || *ws[1].ThresholdPct != -3 || ws[1].Regression {
+		t.Errorf("bandwidth whisker %+v", ws[1])
+	}
+}
+
+func TestCaption(t *testing.T) {
+	docs, _ := Load("testdata/base", "testdata/new")
+	c := CaptionOf(docs)
+	want := plot.Caption{Device: "mlx5_0 port 1", Firmware: "20.31.1014, 20.35.2000", Host: "node1",
+		Date: "2026-11-20 to 2026-11-21", Tool: "rdma-bench 0.2.0, 0.3.0",
+		Extra: [][2]string{{"label", "base, candidate"}, {"kernel", "6.1.0-18-amd64, 6.1.0-21-amd64"}, {"driver", "mlx5_core"}}}
+	if fmt.Sprint(c) != fmt.Sprint(want) {
+		t.Errorf("caption\n %+v\nwant\n %+v", c, want)
+	}
+}

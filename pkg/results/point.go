@@ -1,0 +1,201 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// IdentityParams are the parameters (keys of a result's params) that
+// change what is measured: two results differing in one of them are
+// different points.
+var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bidir", "cq_mod",
+	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm"}
+
+const nIdentity = 12
+
+// boolParams are read as false when absent.
+var boolParams = map[string]bool{"bidir": true, "imm": true, "rdma_cm": true}
+
+// Key is a point's identity: the workload, transport, completion and size
+// and the values of IdentityParams, in that order, in [Result.Param]'s
+// text form.
+type Key struct {
+	Workload, Transport, Completion string
+	SizeBytes                       int
+	Params                          [nIdentity]string
+}
+
+// KeyOf returns a result's point identity.
+func KeyOf(r *Result) Key {
+	k := Key{Workload: r.Workload, Transport: r.Transport, Completion: r.Completion, SizeBytes: r.SizeBytes}
+	for i, p := range IdentityParams {
+		v := r.Param(p)
+		if v == "" && boolParams[p] {
+			v = "false"
+		}
+		k.Params[i] = v
+	}
+	return k
+}
+
+// Param returns the value of one of IdentityParams ("" when absent).
+func (k Key) Param(name string) string {
+	if i := slices.Index(IdentityParams, name); i >= 0 {
+		return k.Params[i]
+	}
+	return ""
+}
+
+// coarse is the key without its parameters.
+func (k Key) coarse() Key {
+	k.Params = [nIdentity]string{}
+	return k
+}
+
+// without blanks the named parameters.
+func (k Key) without(names []string) Key {
+	for _, n := range names {
+		if i := slices.Index(IdentityParams, n); i >= 0 {
+			k.Params[i] = ""
+		}
+	}
+	return k
+}
+
+// Sample is one run of a point, with where it came from.
+type Sample struct {
+	Doc    *Document
+	Result *Result
+	Run    *Run
+}
+
+// Point is one point of one side: every run of it in that side's
+// documents.
+type Point struct {
+	Key Key
+	// Latency is true for a latency point, false for bandwidth.
+	Latency bool
+	// TCP is true for a TCP baseline point.
+	TCP bool
+	// Results are the point's results, one per document holding it, in
+	// the documents' order; Runs are all their runs in the same order.
+	Results []*Result
+	Docs    []*Document
+	Runs    []Sample
+}
+
+// Options choose which runs a side may hold.
+type Options struct {
+	// AllowPartial accepts runs cut short (status "partial"); by default
+	// they are refused.
+	AllowPartial bool
+	// CleanOnly refuses runs whose counters say they were not clean
+	// ("clean": false); a run that does not say is accepted.
+	CleanOnly bool
+}
+
+// Pool gathers the points of one side's documents: the runs of the same
+// point in several documents pool together. Points keep the order in
+// which they are first found. A run refused by opt is an error naming its
+// file.
+func Pool(docs []*Document, opt Options) ([]*Point, error) {
+	var out []*Point
+	byKey := map[Key]*Point{}
+	for _, d := range docs {
+		for _, r := range d.Results {
+			if err := admit(d, r, opt); err != nil {
+				return nil, err
+			}
+			k := KeyOf(r)
+			p := byKey[k]
+			if p == nil {
+				p = &Point{Key: k, Latency: r.IsLatency(), TCP: r.IsTCP()}
+				byKey[k] = p
+				out = append(out, p)
+			}
+			p.Results = append(p.Results, r)
+			p.Docs = append(p.Docs, d)
+			for _, run := range r.Runs {
+				p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
+			}
+		}
+	}
+	return out, nil
+}
+
+// admit refuses a result holding a partial run (unless allowed) or, with
+// CleanOnly, a run that was not clean.
+func admit(d *Document, r *Result, opt Options) error {
+	where := fmt.Sprintf("%s: results[%d] (%s)", d.Path, r.Index, Describe(KeyOf(r), nil))
+	for _, run := range r.Runs {
+		which := "its run"
+		if r.RunsRecorded {
+			which = fmt.Sprintf("run %d", run.Run)
+		}
+		if !opt.AllowPartial && run.Status == StatusPartial {
+			why := ""
+			if run.Reason != "" {
+				why = " (" + run.Reason + ")"
+			}
+			return fmt.Errorf("%s: %s is partial%s: a run cut short is not compared; allow it with --allow-partial", where, which, why)
+		}
+		clean := run.Clean
+		if clean == nil {
+			clean = r.Clean
+		}
+		if opt.CleanOnly && clean != nil && !*clean {
+			return fmt.Errorf("%s: %s is not clean (the port counters saw retransmissions or errors): refused by --clean-only", where, which)
+		}
+	}
+	return nil
+}
+
+// usual are the values a parameter has unless asked otherwise; a point's
+// description names a parameter with another value.
+var usual = map[string][]string{
+	"qps": {"", "0", "1"}, "threads": {"", "0", "1"}, "post_list": {"", "0", "1"},
+	"bidir": {"", "false"}, "imm": {"", "false"}, "rdma_cm": {"", "false"}, "atomic": {"", "fadd"},
+}
+
+// Describe names a point as the comparison's rows do: "write_lat RC poll
+// 64 B", then every parameter off its usual value ("qps=4") and every one
+// named in also ("tx_depth=128"), in IdentityParams' order.
+func Describe(k Key, also map[string]bool) string {
+	parts := []string{k.Workload}
+	if k.Transport != "" {
+		parts = append(parts, k.Transport)
+	}
+	if k.Completion != "" {
+		parts = append(parts, k.Completion)
+	}
+	parts = append(parts, FormatSize(k.SizeBytes))
+	return strings.Join(append(parts, paramTags(k, also)...), " ")
+}
+
+// paramTags are the name=value tags Describe appends.
+func paramTags(k Key, also map[string]bool) []string {
+	var tags []string
+	for i, p := range IdentityParams {
+		v := k.Params[i]
+		u, hasUsual := usual[p]
+		if also[p] || (hasUsual && !slices.Contains(u, v)) {
+			if v == "" {
+				v = "none"
+			}
+			tags = append(tags, p+"="+v)
+		}
+	}
+	return tags
+}
+
+// Names names points as [Describe] does, adding the parameters that tell
+// apart points of the same workload, transport, completion and size.
+func Names(pts []*Point) []string {
+	vary := varying(pts, nil)
+	out := make([]string, len(pts))
+	for i, p := range pts {
+		out[i] = Describe(p.Key, vary[p.Key.coarse()])
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package results
+
+import (
+	"slices"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+)
+
+// Side is the documents of one label and their pooled points, one line
+// (or bar) of every chart.
+type Side struct {
+	// Label is the documents' label; "" for documents without one.
+	Label  string
+	Docs   []*Document
+	Points []*Point
+}
+
+// Sides splits documents by label, in the order of [OrderLabels] (by
+// first started_at, unless order names them), documents without a label
+// last, and pools each side's points with opt.
+func Sides(docs []*Document, order []string, opt Options) ([]*Side, error) {
+	labels, err := OrderLabels(docs, order)
+	if err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(docs, func(d *Document) bool { return d.Label == "" }) {
+		labels = append(labels, "")
+	}
+	var out []*Side
+	for _, l := range labels {
+		s := &Side{Label: l}
+		for _, d := range docs {
+			if d.Label == l {
+				s.Docs = append(s.Docs, d)
+			}
+		}
+		if s.Points, err = Pool(s.Docs, opt); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Figure returns a metric's figure for the whole point, as charts show
+// it: the result's merged figure when one document holds the point;
+// over several documents, a latency percentile of their merged
+// histograms when every one has a histogram, else the median of the
+// documents' figures. ok is false when no document has the figure.
+func (p *Point) Figure(metric string) (v float64, ok bool) {
+	if len(p.Results) == 1 {
+		f := Value(metric, &p.Results[0].Figures)
+		if f == nil {
+			return 0, false
+		}
+		return *f, true
+	}
+	if pct, isLat := latencyPercent[metric]; isLat {
+		if h, err := p.Histogram(); err == nil && h != nil {
+			return percentilesUS(h, []float64{pct})[0], true
+		}
+	}
+	var vals []float64
+	for _, r := range p.Results {
+		if f := Value(metric, &r.Figures); f != nil {
+			vals = append(vals, *f)
+		}
+	}
+	if len(vals) == 0 {
+		return 0, false
+	}
+	return median(vals), true
+}
+
+var latencyPercent = map[string]float64{
+	compare.LatP50.Name: 50, compare.LatP99.Name: 99, compare.LatP99_9.Name: 99.9,
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -71,7 +71,7 @@ func runCompare(_ context.Context, args []string) error {
 		fmt.Fprintf(os.Stderr, "rdma-bench compare: %s\n", n)
 	}
 	if code := out.report.Gate.ExitCode(); code != compare.ExitPass {
-		os.Exit(code)
+		return &exitStatus{code: code}
 	}
 	return nil
 }

@@ -45,6 +45,15 @@ type badInput struct{ msg string }
 
 func (e *badInput) Error() string { return e.msg }
 
+// exitStatus is a verdict with its own exit code (compare: 1 regression, 3
+// inconclusive), with a line for stderr when msg is not empty.
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (e *exitStatus) Error() string { return e.msg }
+
 // usageError builds an error about bad input, so main exits with code 2.
 func usageError(format string, a ...any) error {
 	return &badInput{msg: fmt.Sprintf(format, a...)}
@@ -91,6 +100,13 @@ func main() {
 	case errors.As(err, new(*badInput)):
 		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
 		os.Exit(2)
+	case errors.As(err, new(*exitStatus)):
+		var st *exitStatus
+		errors.As(err, &st)
+		if st.msg != "" {
+			fmt.Fprintf(os.Stderr, "rdma-bench %s: %s\n", os.Args[1], st.msg)
+		}
+		os.Exit(st.code)
 	default:
 		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
 		os.Exit(1)

@@ -42,6 +42,8 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"atomic":          {[]badCase{{[]string{"-A", "swap"}, "choose fadd, cswap", false}}, []badCase{{[]string{"-A", ""}, "choose fadd, cswap", false}}},
 	"validate":        {nil, []badCase{{[]string{"--validate=yes!"}, "want true or false", false}}},
 	"rdma-cm":         {nil, []badCase{{[]string{"--rdma-cm=x"}, "want true or false", false}}},
+	"rate":            {[]badCase{{[]string{"--rate", "0"}, "from 1 to", false}, {[]string{"--rate", "900000000"}, "above what the clock can schedule", false}}, []badCase{{[]string{"--rate", "fast"}, "whole number", false}, {[]string{"--rate", "100,100"}, "in the list twice", false}}},
+	"counters":        {nil, []badCase{{[]string{"--counters=maybe"}, "invalid argument", false}}},
 	"all":             {nil, []badCase{{[]string{"--all=x"}, "invalid argument", false}}},
 	"sweep-min":       {[]badCase{{[]string{"-a", "--sweep-min", "0"}, "at least 1 byte", false}}, []badCase{{[]string{"-a", "--sweep-min", "x"}, `size "x"`, false}}},
 	"sweep-max":       {[]badCase{{[]string{"-a", "--sweep-max", "2G"}, "larger than 1G", false}}, []badCase{{[]string{"-a", "--sweep-max", "x"}, `size "x"`, false}}},

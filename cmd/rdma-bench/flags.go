@@ -26,6 +26,7 @@ type benchFlags struct {
 	clock     string
 	maxMemory string
 	fs        *pflag.FlagSet
+	rate      *workloads.FlagValue // --rate, which run takes as a list
 }
 
 // tokenEnv names the environment variable that gives the token (better
@@ -37,7 +38,11 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	b.spec = workloads.NewSpec("")
 	b.local = workloads.DefaultLocal()
 	for _, p := range workloads.Params() {
-		f := fs.VarPF(p.Value(&b.spec), p.Flag, p.Short, p.Usage)
+		v := p.Value(&b.spec)
+		if p.Key == "rate" {
+			b.rate = v
+		}
+		f := fs.VarPF(v, p.Flag, p.Short, p.Usage)
 		if p.IsBool() {
 			f.NoOptDefVal = "true"
 		}
@@ -54,6 +59,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVar(&l.TClass, "tclass", 0, "traffic class (0..255; RoCE: DSCP and ECN)")
 	fs.IntVarP(&l.Inline, "inline-size", "I", -1, "largest message sent inline (default: the device's maximum, for WRITE and SEND)")
 	fs.IntVar(&l.CPU, "cpu", -1, "pin measuring thread i to CPU N+i (a loopback server's threads follow the client's)")
+	fs.BoolVar(&l.Counters, "counters", true, "read the RDMA port's counters (sysfs and netlink) around every run: deltas in the JSON, and a run where a retransmission or error counter moved is marked not clean")
 	fs.DurationVar(&l.IdleTimeout, "idle-timeout", workloads.DefaultIdleTimeout, "give up when the peer makes no progress for this long")
 	fs.DurationVar(&l.ReportInterval, "report-interval", 0, "client: print live interval and cumulative figures on stderr at this period (at least 10ms)")
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the control connection")
@@ -91,6 +97,9 @@ func (b *benchFlags) check() error {
 	}
 	if _, err := engine.SetClock(mode); err != nil {
 		return usageError("--clock: %v; use --clock auto or monotonic", err)
+	}
+	if err := workloads.CheckRate(b.spec.Rate); err != nil {
+		return usageError("%v", err)
 	}
 	return nil
 }
@@ -146,4 +155,24 @@ func (b *benchFlags) defaultDuration(d time.Duration) {
 	if !b.fs.Changed("iters") && !b.fs.Changed("duration") {
 		b.spec.Duration = d
 	}
+}
+
+// rateSweep expands a point over run's --rate list: the closed loop (or,
+// for bandwidth, the unlimited stream) first, the curve's reference, then
+// each rate; the point alone when one rate or none was given.
+func (b *benchFlags) rateSweep(sp workloads.Spec) []workloads.Spec {
+	if !b.rate.IsList() {
+		return []workloads.Spec{sp}
+	}
+	ref := sp
+	ref.Rate = 0
+	return append([]workloads.Spec{ref}, b.rate.Sweep(sp)...)
+}
+
+// oneRate refuses a --rate list where one rate is meant.
+func (b *benchFlags) oneRate(cmd string) error {
+	if b.rate.IsList() {
+		return usageError("--rate %s: %s takes one rate; a list (a latency-against-load curve) is run's", b.rate, cmd)
+	}
+	return nil
 }

@@ -60,12 +60,12 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	spec := b.spec
 	spec.Workload = w.Name
-	specs := []workloads.Spec{spec}
+	specs := b.rateSweep(spec)
 	if sizes != nil {
 		specs = specs[:0]
 		for _, s := range sizes {
 			spec.Size = s
-			specs = append(specs, spec)
+			specs = append(specs, b.rateSweep(spec)...)
 		}
 	}
 	pts, err := b.resolve(specs, at, sizes != nil, rep.n)

@@ -49,6 +49,9 @@ func runServer(ctx context.Context, args []string) error {
 	if err := b.check(); err != nil {
 		return err
 	}
+	if err := b.oneRate("server"); err != nil {
+		return err
+	}
 	keys := b.explicitKeys()
 	if fs.NArg() == 1 {
 		// A workload pins what clients may run: check what was given

@@ -45,6 +45,9 @@ func runSuite(ctx context.Context, args []string) error {
 	if err := b.check(); err != nil {
 		return err
 	}
+	if err := b.oneRate("suite"); err != nil {
+		return err
+	}
 	if err := o.check(); err != nil {
 		return err
 	}

@@ -107,6 +107,18 @@ func CurrentClock() Clock {
 	return info
 }
 
+// MaxRate is the highest rate, in operations per second, an open loop
+// can schedule on the current clock: it reads the clock at least twice
+// per operation (to find it due, and at its post), so one operation
+// cannot take less than two samples.
+func MaxRate() int {
+	ns := CurrentClock().SampleNS
+	if ns <= 0 {
+		ns = 1
+	}
+	return int(1e9 / (2 * ns))
+}
+
 // Now reads the measuring clock in nanoseconds (CLOCK_MONOTONIC_RAW's
 // time line, whichever source reads it).
 func Now() int64 { return int64(C.rb_now_ns()) }

@@ -5,17 +5,12 @@
 //
 // Clock: rb_now_ns (clock.h), CLOCK_MONOTONIC_RAW through the vDSO, or a
 // TSC calibrated against it where the vDSO cannot answer.
-#include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "rdma.h"
+#include "loop.h"
 
-#define QP_SHIFT 48
-#define COUNT_MASK ((1ULL << QP_SHIFT) - 1)
-#define POLL_BATCH 32
-#define SPIN_CHECK 4096
 #define ACK_BATCH 64
 #define EVENT_WAIT_MS 50
 
@@ -102,12 +97,12 @@ void rb_engine_stop(struct rb_engine *e)
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
 }
 
-static int stopped(struct rb_engine *e)
+int rbe_stopped(struct rb_engine *e)
 {
 	return __atomic_load_n(&e->stop, __ATOMIC_ACQUIRE);
 }
 
-static uint64_t completed_ops(struct rb_engine *e)
+uint64_t rbe_completed_ops(struct rb_engine *e)
 {
 	uint64_t ops = 0;
 	for (int i = 0; i < e->nqps; i++)
@@ -117,7 +112,7 @@ static uint64_t completed_ops(struct rb_engine *e)
 
 void rb_engine_reset_live(struct rb_engine *e)
 {
-	e->ops_base = completed_ops(e);
+	e->ops_base = rbe_completed_ops(e);
 	__atomic_store_n(&e->live_ops, 0, __ATOMIC_RELAXED);
 }
 
@@ -139,27 +134,29 @@ void rb_engine_stop_recv(struct rb_engine *e)
 	__atomic_store_n(&e->recv_stop, 1, __ATOMIC_RELEASE);
 }
 
-static int recv_stopped(struct rb_engine *e)
+int rbe_recv_stopped(struct rb_engine *e)
 {
 	return __atomic_load_n(&e->recv_stop, __ATOMIC_ACQUIRE);
 }
 
-static int verb_error(struct rb_engine *e, const char *verb, int err)
+int rbe_verb_error(struct rb_engine *e, const char *verb, int err)
 {
 	e->err_verb = verb;
 	e->err_errno = err;
 	return RB_VERB_ERROR;
 }
 
-static int post_recv(struct rb_engine *e, int qi)
+int rbe_post_recv(struct rb_engine *e, int qi)
 {
 	struct rb_eqp *q = &e->qps[qi];
-	struct ibv_sge sge = { .addr = q->recv_addr, .length = q->recv_len, .lkey = q->recv_lkey };
+	struct ibv_sge sge = { .addr = q->recv_addr + rbe_slot(e, q->recv_posted + 1), .length = q->recv_len,
+			       .lkey = q->recv_lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)qi << QP_SHIFT, .sg_list = &sge, .num_sge = 1 }, *bad;
 	int r = ibv_post_recv(q->qp, &wr, &bad);
 	if (r)
-		return verb_error(e, "ibv_post_recv", r);
+		return rbe_verb_error(e, "ibv_post_recv", r);
 	q->recv_outstanding++;
+	q->recv_posted++;
 	return RB_OK;
 }
 
@@ -168,7 +165,7 @@ int rb_engine_post_recvs(struct rb_engine *e)
 {
 	for (int i = 0; i < e->nqps; i++)
 		while (e->qps[i].recv_outstanding < e->rx_depth) {
-			int r = post_recv(e, i);
+			int r = rbe_post_recv(e, i);
 			if (r)
 				return r;
 		}
@@ -178,7 +175,7 @@ int rb_engine_post_recvs(struct rb_engine *e)
 // post posts count WRs on QP qi as one list; total is the number of WRs the
 // run will post on that QP (UINT64_MAX when open-ended), so the last one is
 // always signalled.
-static int post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uint32_t imm)
+int rbe_post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uint32_t imm)
 {
 	struct rb_eqp *q = &e->qps[qi];
 	struct ibv_send_wr *bad;
@@ -187,6 +184,14 @@ static int post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uin
 		struct ibv_send_wr *w = &q->wrs[k];
 		uint64_t idx = q->posted + k + 1;
 		w->wr_id = ((uint64_t)qi << QP_SHIFT) | idx;
+		if (e->slots > 1) {
+			uint64_t off = rbe_slot(e, idx);
+			q->sges[k].addr = q->laddr + off;
+			if (e->verb == RB_FADD || e->verb == RB_CSWAP)
+				w->wr.atomic.remote_addr = q->raddr + off;
+			else if (!q->ah)
+				w->wr.rdma.remote_addr = q->raddr + off;
+		}
 		w->send_flags = inl ? IBV_SEND_INLINE : 0;
 		if (idx % e->cq_mod == 0 || idx == total) {
 			w->send_flags |= IBV_SEND_SIGNALED;
@@ -197,7 +202,7 @@ static int post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uin
 	}
 	int r = ibv_post_send(q->qp, q->wrs, &bad);
 	if (r)
-		return verb_error(e, "ibv_post_send", r);
+		return rbe_verb_error(e, "ibv_post_send", r);
 	q->posted += count;
 	return RB_OK;
 }
@@ -212,11 +217,11 @@ static int wait_event(struct rb_engine *e)
 	struct pollfd pfd = { .fd = e->channel->fd, .events = POLLIN };
 	int r = poll(&pfd, 1, EVENT_WAIT_MS);
 	if (r < 0 && errno != EINTR)
-		return verb_error(e, "poll(completion channel)", errno);
+		return rbe_verb_error(e, "poll(completion channel)", errno);
 	if (r <= 0)
 		return RB_OK;
 	if (ibv_get_cq_event(e->channel, &cq, &ctx))
-		return verb_error(e, "ibv_get_cq_event", errno ? errno : EIO);
+		return rbe_verb_error(e, "ibv_get_cq_event", errno ? errno : EIO);
 	if (++e->unacked >= ACK_BATCH) {
 		ibv_ack_cq_events(e->cq, (unsigned int)e->unacked);
 		e->unacked = 0;
@@ -226,14 +231,14 @@ static int wait_event(struct rb_engine *e)
 
 // poll_cq fetches completions. In event mode, when none is ready, it arms
 // the CQ, polls once more to close the race, and waits for an event.
-static int poll_cq(struct rb_engine *e, struct ibv_wc *wc, int *n)
+int rbe_poll_cq(struct rb_engine *e, struct ibv_wc *wc, int *n)
 {
 	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
 	if (*n != 0 || !e->events)
 		goto out;
 	int r = ibv_req_notify_cq(e->cq, 0);
 	if (r)
-		return verb_error(e, "ibv_req_notify_cq", r);
+		return rbe_verb_error(e, "ibv_req_notify_cq", r);
 	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
 	if (*n != 0)
 		goto out;
@@ -242,7 +247,7 @@ static int poll_cq(struct rb_engine *e, struct ibv_wc *wc, int *n)
 	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
 out:
 	if (*n < 0)
-		return verb_error(e, "ibv_poll_cq", EIO);
+		return rbe_verb_error(e, "ibv_poll_cq", EIO);
 	return RB_OK;
 }
 
@@ -258,13 +263,13 @@ static int wc_failed(struct rb_engine *e, struct ibv_wc *w)
 // idle tracks progress: it returns RB_IDLE when nothing happened for the
 // idle timeout, RB_STOPPED when asked to stop, else RB_OK. The clock is read
 // only every SPIN_CHECK calls without progress.
-static int idle_check(struct rb_engine *e, struct rb_wait *st, int progress)
+int rbe_idle_check(struct rb_engine *e, struct rb_wait *st, int progress)
 {
 	if (progress) {
 		*st = (struct rb_wait){ 0 };
 		return RB_OK;
 	}
-	if (stopped(e))
+	if (rbe_stopped(e))
 		return RB_STOPPED;
 	if (++st->spins % SPIN_CHECK && !e->events)
 		return RB_OK;
@@ -274,7 +279,7 @@ static int idle_check(struct rb_engine *e, struct rb_wait *st, int progress)
 // handle processes completions: send completions advance their QP's
 // completed count; receives are counted and reposted while more are due.
 // It returns through *sends and *recvs what it saw.
-static int handle(struct rb_engine *e, struct ibv_wc *wc, int n, uint64_t n_recv, int *sends, int *recvs)
+int rbe_handle(struct rb_engine *e, struct ibv_wc *wc, int n, uint64_t n_recv, int *sends, int *recvs)
 {
 	for (int i = 0; i < n; i++) {
 		struct ibv_wc *w = &wc[i];
@@ -289,7 +294,7 @@ static int handle(struct rb_engine *e, struct ibv_wc *wc, int n, uint64_t n_recv
 			e->recvd++;
 			(*recvs)++;
 			if (n_recv == RB_FOREVER || e->recvd + q->recv_outstanding < n_recv * (uint64_t)e->nqps) {
-				int r = post_recv(e, qi);
+				int r = rbe_post_recv(e, qi);
 				if (r)
 					return r;
 			}
@@ -301,229 +306,25 @@ static int handle(struct rb_engine *e, struct ibv_wc *wc, int n, uint64_t n_recv
 	return RB_OK;
 }
 
-// await_pong waits until ping-pong iteration seq has come back: the peer's
-// byte for WRITE, a receive for SEND and WRITE_IMM, our own completion for
-// READ and atomics.
-static int await_pong(struct rb_engine *e, uint64_t seq)
-{
-	struct rb_eqp *q = &e->qps[0];
-	struct ibv_wc wc[POLL_BATCH];
-	struct rb_wait st = { 0 };
-	volatile uint8_t *flag = (volatile uint8_t *)(q->recv_addr + e->size - 1);
-	uint8_t want = (uint8_t)seq;
-	uint64_t recvd0 = e->recvd;
-	for (;;) {
-		int n = 0, s = 0, rv = 0, r;
-		if (e->verb == RB_WRITE) {
-			// Spin on the byte; touch the CQ only to reap a signalled
-			// send completion, so the send queue never overflows.
-			if (*flag == want)
-				return RB_OK;
-			if (q->posted - q->completed >= e->cq_mod) {
-				n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
-				if (n < 0)
-					return verb_error(e, "ibv_poll_cq", EIO);
-			}
-		} else if ((r = poll_cq(e, wc, &n))) {
-			return r;
-		}
-		if ((r = handle(e, wc, n, RB_FOREVER, &s, &rv)))
-			return r;
-		if (e->verb != RB_WRITE) {
-			int is_recv = e->verb == RB_SEND || e->verb == RB_WRITE_IMM;
-			if (is_recv ? e->recvd > recvd0 : q->completed >= q->posted)
-				return RB_OK;
-		}
-		if ((r = idle_check(e, &st, n > 0)))
-			return r;
-	}
-}
-
-static void set_flag_byte(struct rb_engine *e, uint64_t seq)
-{
-	if (e->verb == RB_WRITE)
-		((volatile uint8_t *)(e->qps[0].laddr))[e->size - 1] = (uint8_t)seq;
-}
-
 // room waits until QP 0 may post one more WR without overflowing.
-static int room(struct rb_engine *e)
+int rbe_room(struct rb_engine *e)
 {
 	struct rb_eqp *q = &e->qps[0];
 	struct ibv_wc wc[POLL_BATCH];
 	struct rb_wait st = { 0 };
 	while (q->posted - q->completed >= e->tx_depth) {
 		int n, s = 0, rv = 0, r;
-		if ((r = poll_cq(e, wc, &n)) || (r = handle(e, wc, n, RB_FOREVER, &s, &rv)))
+		if ((r = rbe_poll_cq(e, wc, &n)) || (r = rbe_handle(e, wc, n, RB_FOREVER, &s, &rv)))
 			return r;
-		if ((r = idle_check(e, &st, n > 0)))
+		if ((r = rbe_idle_check(e, &st, n > 0)))
 			return r;
 	}
 	return RB_OK;
 }
 
 // finish ends a call: the CPU window closes unless the call only yields.
-static int finish(struct rb_engine *e, int status)
+int rbe_finish(struct rb_engine *e, int status)
 {
 	return rb_window_end(&e->win, status);
 }
 
-int rb_ping(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record)
-{
-	uint64_t done = 0;
-	int r;
-	for (;;) {
-		// The CPU window opens before the first timed timestamp, so
-		// that taking it is in no sample.
-		rb_window_at(&e->win, e->seq - e->win_base);
-		int64_t t = rb_now_ns();
-		if (record)
-			e->ts[e->len] = t;
-		if (done == n)
-			return finish(e, RB_OK);
-		if (deadline_ns && t >= deadline_ns)
-			return finish(e, RB_DEADLINE);
-		if (stopped(e))
-			return finish(e, RB_STOPPED);
-		// Yield for a tick only after some progress: a caller slower than
-		// the tick period still moves the run forward.
-		if ((record && e->len == e->cap) || (done && e->yield_ns && t >= e->yield_ns))
-			return RB_FULL;
-		if ((r = room(e)))
-			return finish(e, r);
-		uint64_t seq = e->seq + 1;
-		set_flag_byte(e, seq);
-		if ((r = post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
-			return finish(e, r);
-		if (!e->first_post_ns)
-			e->first_post_ns = t;
-		if ((r = await_pong(e, seq)))
-			return finish(e, r);
-		e->seq = seq;
-		done++;
-		if (record)
-			e->len++;
-	}
-}
-
-int rb_pong(struct rb_engine *e, uint64_t n)
-{
-	int r;
-	for (uint64_t done = 0; done < n; done++) {
-		uint64_t seq = e->seq + 1;
-		if ((r = await_pong(e, seq)))
-			return r;
-		if ((r = room(e)))
-			return r;
-		set_flag_byte(e, seq);
-		if ((r = post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
-			return r;
-		e->seq = seq;
-	}
-	return RB_OK;
-}
-
-// send_drained reports whether every QP's posted WRs have been seen to
-// complete: a stream's last WR on each QP is signalled (see close_qps).
-static int send_drained(struct rb_engine *e)
-{
-	for (int i = 0; i < e->nqps; i++)
-		if (e->qps[i].completed < e->qps[i].posted)
-			return 0;
-	return 1;
-}
-
-// close_qps ends every QP's stream at the deadline: one more WR, signalled,
-// where the last one posted was not, so that its completion confirms every
-// WR before it.
-static void close_qps(struct rb_engine *e)
-{
-	for (int i = 0; i < e->nqps; i++) {
-		struct rb_eqp *q = &e->qps[i];
-		q->end = q->posted == q->signalled ? q->posted : q->posted + 1;
-	}
-}
-
-int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t deadline_ns, int record)
-{
-	struct ibv_wc wc[POLL_BATCH];
-	struct rb_wait st = { 0 };
-	int closing = 0; // past the deadline: post only what closes each QP
-	int moved = 0;   // this call made progress: it may yield for a tick
-	int last_n = -1; // completions of the last poll: 0 means the CQ was empty
-	uint32_t list = e->post_list ? e->post_list : 1;
-	int r;
-	for (;;) {
-		int progress = 0;
-		if (stopped(e))
-			return finish(e, RB_STOPPED);
-		if (n_send && !closing && (deadline_ns || e->yield_ns)) {
-			int64_t t = rb_now_ns();
-			if (deadline_ns && t >= deadline_ns) {
-				closing = 1;
-				close_qps(e);
-			} else if (moved && e->yield_ns && t >= e->yield_ns) {
-				return RB_FULL;
-			}
-		}
-		int sending = 0;
-		for (int i = 0; i < e->nqps; i++)
-			if (e->qps[i].posted < (closing ? e->qps[i].end : n_send))
-				sending = 1;
-		int send_done = !n_send || (!sending && send_drained(e));
-		int recv_done = !n_recv || (n_recv == RB_FOREVER ? n_send != 0 || (recv_stopped(e) && last_n == 0) : e->recvd >= n_recv * (uint64_t)e->nqps);
-		if (send_done && recv_done)
-			return finish(e, closing ? RB_DEADLINE : RB_OK);
-		for (int k = 0; sending && k < e->nqps; k++) {
-			int qi = (int)(e->rr++ % (uint64_t)e->nqps);
-			struct rb_eqp *q = &e->qps[qi];
-			uint64_t limit = closing ? q->end : n_send;
-			uint64_t out = q->posted - q->completed;
-			if (q->posted >= limit || out >= e->tx_depth)
-				continue;
-			uint64_t c = e->tx_depth - out;
-			if (c > list)
-				c = list;
-			if (c > limit - q->posted)
-				c = limit - q->posted;
-			int64_t t = 0;
-			if (!e->first_post_ns) {
-				rb_window_at(&e->win, 0); // the timed part begins
-				t = rb_now_ns();
-			}
-			if ((r = post(e, qi, (uint32_t)c, limit, 0)))
-				return finish(e, r);
-			if (!e->first_post_ns)
-				e->first_post_ns = t;
-			progress = 1;
-		}
-		// While it can still post, an event-mode sender does not sleep.
-		int n, sends = 0, recvs = 0;
-		if (progress && e->events)
-			n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
-		else if ((r = poll_cq(e, wc, &n)))
-			return finish(e, r);
-		if (n < 0)
-			return finish(e, verb_error(e, "ibv_poll_cq", EIO));
-		if ((r = handle(e, wc, n, n_recv, &sends, &recvs)))
-			return finish(e, r);
-		if (n > 0) {
-			int64_t t = rb_now_ns();
-			e->last_comp_ns = t;
-			if (sends) {
-				uint64_t ops = completed_ops(e);
-				__atomic_store_n(&e->live_ops, ops - e->ops_base, __ATOMIC_RELAXED);
-				if (record) {
-					e->ts[e->len] = t;
-					e->counts[e->len] = ops;
-					if (++e->len == e->cap)
-						return RB_FULL;
-				}
-			}
-			progress = 1;
-		}
-		last_n = n;
-		moved |= progress;
-		if ((r = idle_check(e, &st, progress)))
-			return finish(e, r);
-	}
-}

@@ -9,6 +9,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"syscall"
 	"time"
@@ -82,6 +83,14 @@ type Spec struct {
 	// SampleCap is how many samples one call may record before
 	// returning StatusFull.
 	SampleCap int
+	// Slots is how many ping-pong operations an open loop keeps in flight,
+	// each in its own slot of every region, Stride bytes apart (0 or 1: a
+	// closed loop, one slot).
+	Slots  int
+	Stride int
+	// Rate, in operations per second, schedules an open loop (PingOpen)
+	// or limits a stream; 0 for none.
+	Rate uint64
 }
 
 // Engine runs measured loops over a set of QPs sharing one CQ. Its state
@@ -129,16 +138,20 @@ func New(spec Spec) (*Engine, error) {
 	e.swap = C.uint64_t(spec.Swap)
 	e.idle_timeout_ns = C.int64_t(spec.IdleTimeout.Nanoseconds())
 	e.cq = (*C.struct_ibv_cq)(spec.CQ.Raw())
+	e.slots, e.stride, e.rate = C.uint32_t(max(spec.Slots, 1)), C.uint32_t(spec.Stride), C.uint64_t(spec.Rate)
 	e.nqps = C.int(len(spec.QPs))
 	e.qps = (*C.struct_rb_eqp)(C.calloc(C.size_t(len(spec.QPs)), C.size_t(unsafe.Sizeof(C.struct_rb_eqp{}))))
 	e.cap = C.uint64_t(spec.SampleCap)
-	e.ts = (*C.int64_t)(C.calloc(C.size_t(spec.SampleCap+1), 8))
+	// ts holds a ping's timestamps, or an open loop's (post, completion)
+	// pairs: two per sample.
+	e.ts = (*C.int64_t)(C.calloc(C.size_t(2*spec.SampleCap+2), 8))
 	e.counts = (*C.uint64_t)(C.calloc(C.size_t(spec.SampleCap+1), 8))
-	if e.qps == nil || e.ts == nil || e.counts == nil {
+	e.ol_post = (*C.int64_t)(C.calloc(C.size_t(max(spec.Slots, 1)), 8))
+	if e.qps == nil || e.ts == nil || e.counts == nil || e.ol_post == nil {
 		eng.Close()
 		return nil, errors.New("creating engine: out of memory")
 	}
-	prefault(unsafe.Pointer(e.ts), (spec.SampleCap+1)*8)
+	prefault(unsafe.Pointer(e.ts), (2*spec.SampleCap+2)*8)
 	prefault(unsafe.Pointer(e.counts), (spec.SampleCap+1)*8)
 	qps := unsafe.Slice(e.qps, len(spec.QPs))
 	for i, q := range spec.QPs {
@@ -185,6 +198,7 @@ func (g *Engine) Close() error {
 	C.free(unsafe.Pointer(g.e.qps))
 	C.free(unsafe.Pointer(g.e.ts))
 	C.free(unsafe.Pointer(g.e.counts))
+	C.free(unsafe.Pointer(g.e.ol_post))
 	C.free(unsafe.Pointer(g.e))
 	g.e = nil
 	return nil
@@ -249,6 +263,52 @@ func (g *Engine) Ping(n uint64, deadlineNS int64, record bool) (Status, error) {
 	return Status(ret), g.result(ret)
 }
 
+// StartOpen starts an open loop's schedule now: PingOpen's operation i is
+// due Schedule's i * 10^9 / rate ns after it.
+func (g *Engine) StartOpen() { C.rb_engine_start_open(g.e) }
+
+// PingOpen runs an open loop (spec.Rate, spec.Slots): up to n operations
+// (Forever: until deadlineNS), each posted when due, up to Slots in
+// flight; with record, each completed operation's post and completion
+// times are kept (OpenSamples). StatusFull: take the samples, call again.
+func (g *Engine) PingOpen(n uint64, deadlineNS int64, record bool) (Status, error) {
+	rec := C.int(0)
+	if record {
+		rec = 1
+	}
+	ret := C.rb_ping_open(g.e, C.uint64_t(n), C.int64_t(deadlineNS), rec)
+	return Status(ret), g.result(ret)
+}
+
+// OpenSamples returns the open loop's recorded (post, completion) pairs,
+// two values each, and the index of the first one's operation in the
+// schedule. The slice aliases C memory; ResetSamples starts a new batch.
+func (g *Engine) OpenSamples() (pairs []int64, first uint64) {
+	n := int(g.e.len)
+	return unsafe.Slice((*int64)(unsafe.Pointer(g.e.ts)), 2*n), uint64(g.e.ol_done) - uint64(n)
+}
+
+// Issued is how many operations the open loop has posted since StartOpen.
+func (g *Engine) Issued() uint64 { return uint64(g.e.ol_posted) }
+
+// DueBy is how many of the open loop's operations were due at or before
+// t (Now's clock): those are the ones a schedule kept would have issued.
+func (g *Engine) DueBy(t int64) uint64 {
+	if t < int64(g.e.t0) {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(t-int64(g.e.t0)), uint64(g.e.rate))
+	q, _ := bits.Div64(hi, lo, 1e9) // hi < 1e9: a run is under 2^64 ns and the rate at most 1e9
+	return q + 1
+}
+
+// Due is when the open loop's operation i was due, on Now's clock.
+func (g *Engine) Due(i uint64) int64 {
+	hi, lo := bits.Mul64(i, 1e9)
+	q, _ := bits.Div64(hi, lo, uint64(g.e.rate)) // hi < rate while the schedule fits 2^64 ns
+	return int64(g.e.t0) + int64(q)
+}
+
 // Pong answers n pings (Forever: until Stop).
 func (g *Engine) Pong(n uint64) (Status, error) {
 	ret := C.rb_pong(g.e, C.uint64_t(n))
@@ -304,6 +364,16 @@ func (g *Engine) Completed() uint64 {
 	var n uint64
 	for _, q := range unsafe.Slice(g.e.qps, int(g.e.nqps)) {
 		n += uint64(q.completed)
+	}
+	return n
+}
+
+// PostedTotal is the number of send operations posted on every QP of the
+// engine, warm-up included.
+func (g *Engine) PostedTotal() uint64 {
+	var n uint64
+	for _, q := range unsafe.Slice(g.e.qps, int(g.e.nqps)) {
+		n += uint64(q.posted)
 	}
 	return n
 }

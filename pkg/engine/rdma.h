@@ -35,6 +35,7 @@ struct rb_eqp {
 	uint64_t signalled; // index of the last signalled send WR
 	uint64_t end;       // a stream stops posting here (see rb_stream)
 	uint64_t recv_outstanding;
+	uint64_t recv_posted; // receives ever posted: their slots
 	struct ibv_send_wr *wrs; // post_list WRs, linked
 	struct ibv_sge *sges;
 };
@@ -51,6 +52,14 @@ struct rb_engine {
 	uint32_t inline_size; // post inline when size <= inline_size
 	uint64_t compare_add, swap;
 	int64_t idle_timeout_ns;
+	// Ping-pong slots: an open loop keeps up to slots operations in
+	// flight, each in its own slot, stride bytes apart in every region;
+	// 1 for a closed loop.
+	uint32_t slots;
+	uint32_t stride;
+	// A schedule (rb_ping_open, or a rate-limited rb_stream): operation i
+	// is due at t0 + i * 10^9 / rate ns. rate 0: none.
+	uint64_t rate;
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *channel;
 	int nqps;
@@ -76,6 +85,13 @@ struct rb_engine {
 	uint64_t live_ops;    // completed since ops_base, for other threads
 	uint64_t win_base;    // ping: seq when the window was armed
 	struct rb_window win; // the timed part's CPU window
+	// Open loop: the schedule's origin, operations posted and completed
+	// since it, and where they started counting (seq, receives and send
+	// completions before it); post times by slot of the operations in
+	// flight.
+	int64_t t0;
+	uint64_t ol_posted, ol_done, ol_seq0, ol_recvd0, ol_completed0;
+	int64_t *ol_post;
 
 	// Failure details.
 	uint32_t wc_status, wc_opcode, wc_vendor_err;
@@ -108,6 +124,14 @@ int rb_engine_post_recvs(struct rb_engine *e);
 // rb_pong answers n pings.
 int rb_ping(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record);
 int rb_pong(struct rb_engine *e, uint64_t n);
+
+// Open-loop latency. rb_engine_start_open sets the schedule's origin to
+// now; rb_ping_open then issues up to n operations (or until deadline_ns)
+// at t0 + i * 10^9 / rate, keeping up to slots in flight, and records per
+// completed operation a pair (post time, completion time) into ts. It
+// returns RB_FULL when the buffer is full or a tick is due after progress.
+void rb_engine_start_open(struct rb_engine *e);
+int rb_ping_open(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record);
 
 // Bandwidth. rb_stream posts n_send operations per QP (RB_FOREVER: until
 // deadline_ns) and receives n_recv messages per QP (RB_FOREVER: until the

@@ -75,6 +75,9 @@ type Device struct {
 	// GIDType is e.g. "IB/RoCE v1" or "RoCE v2".
 	GIDType  string `json:"gid_type"`
 	GIDIndex int    `json:"gid_index"`
+	// GID is the address used, in IPv6 form ("::ffff:10.0.0.1" for RoCE
+	// v2 over IPv4).
+	GID string `json:"gid,omitempty"`
 }
 
 // CollectHost describes this machine. It fills what it can: on error the

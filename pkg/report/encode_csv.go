@@ -24,7 +24,7 @@ var csvHeader = []string{
 	"cpu_local_s_per_gb", "cpu_remote_s_per_gb",
 	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
 	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
-	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "reason",
+	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "reason",
 }
 
 // Encode implements [Encoder].
@@ -82,7 +82,7 @@ func csvRow(r *Result, s Summary) []string {
 	p, itoa := r.Params, strconv.Itoa
 	return append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
 		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
-		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), r.Reason)
+		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), r.Reason)
 }
 
 func pctCoreValue(c *CPUCost) *float64 {
@@ -99,4 +99,20 @@ func optional(v *float64) string {
 		return ""
 	}
 	return exact(*v)
+}
+
+// cleanCell is the counters' verdict: true, false, or empty when unknown.
+func cleanCell(c *NICCounters) string {
+	if c == nil || c.Clean == nil {
+		return ""
+	}
+	return strconv.FormatBool(*c.Clean)
+}
+
+// achievedCell is an open loop's achieved rate, empty for anything else.
+func achievedCell(r *Result) string {
+	if a, ok := r.AchievedOPS(); ok {
+		return exact(a)
+	}
+	return ""
 }

@@ -23,6 +23,7 @@ type jsonDocument struct {
 	StartedAt     time.Time    `json:"started_at"`
 	Args          []string     `json:"args"`
 	Results       []jsonResult `json:"results"`
+	LoadCurves    []jsonCurve  `json:"load_curves,omitempty"`
 }
 
 type jsonLatency struct {
@@ -72,16 +73,47 @@ type jsonResult struct {
 	CPUUSPerOp   jsonSides `json:"cpu_us_per_op"`
 	CPUSPerGB    jsonSides `json:"cpu_s_per_gb"`
 	// Validation is "passed" or "failed ..." when --validate ran.
-	Validation    string      `json:"validation,omitempty"`
-	Clock         string      `json:"clock"`
-	ClockSampleNS float64     `json:"clock_sample_ns"`
-	Peer          *Peer       `json:"peer,omitempty"`
-	Params        Params      `json:"params"`
-	Server        *jsonResult `json:"server,omitempty"`
+	Validation    string  `json:"validation,omitempty"`
+	Clock         string  `json:"clock"`
+	ClockSampleNS float64 `json:"clock_sample_ns"`
+	Peer          *Peer   `json:"peer,omitempty"`
+	// Clean is the counters' verdict: false when a retransmission or
+	// error counter moved; absent when no counter was read.
+	Clean    *bool        `json:"clean,omitempty"`
+	Counters *NICCounters `json:"counters,omitempty"`
+	// OpenLoop is an open-loop run's schedule, service time and lag.
+	OpenLoop *jsonOpenLoop `json:"open_loop,omitempty"`
+	Params   Params        `json:"params"`
+	Server   *jsonResult   `json:"server,omitempty"`
 	// Histogram is the latency histogram in ns, HdrHistogram's V2
 	// compressed encoding in base64.
 	Histogram string    `json:"histogram,omitempty"`
 	Runs      []jsonRun `json:"runs,omitempty"`
+}
+
+// jsonOpenLoop is what an open loop measured beside its headline latency
+// (which runs from each operation's due time).
+type jsonOpenLoop struct {
+	RateOPS     int          `json:"rate_ops"`
+	AchievedOPS *float64     `json:"achieved_ops"`
+	Issued      uint64       `json:"issued"`
+	Behind      uint64       `json:"behind"`
+	ServiceUS   *jsonLatency `json:"service_us"`
+	LagUS       *jsonLatency `json:"lag_us"`
+	// The histograms in ns, encoded like the headline's.
+	ServiceHistogram string `json:"service_histogram,omitempty"`
+	LagHistogram     string `json:"lag_histogram,omitempty"`
+}
+
+// jsonCurve is a latency-against-load curve's verdict.
+type jsonCurve struct {
+	Workload  string `json:"workload"`
+	SizeBytes int    `json:"size_bytes"`
+	// RatesOPS are the offered rates, ascending; KneeOPS the first one
+	// past the knee, null when there is none.
+	RatesOPS []int  `json:"rates_ops"`
+	KneeOPS  *int   `json:"knee_ops"`
+	Summary  string `json:"summary"`
 }
 
 // jsonRun is one repetition of a point: the figures a comparison reads.
@@ -90,6 +122,7 @@ type jsonRun struct {
 	StartedAt   *time.Time   `json:"started_at,omitempty"`
 	Status      string       `json:"status"`
 	Reason      string       `json:"reason,omitempty"`
+	Clean       *bool        `json:"clean,omitempty"`
 	Ops         uint64       `json:"ops"`
 	Bytes       uint64       `json:"bytes"`
 	ElapsedNS   int64        `json:"elapsed_ns"`
@@ -136,7 +169,20 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 		if jr.Runs, err = toJSONRuns(r); err != nil {
 			return err
 		}
+		if jr.OpenLoop, err = toJSONOpenLoop(r); err != nil {
+			return err
+		}
 		jd.Results = append(jd.Results, jr)
+	}
+	for _, c := range LoadCurves(validResults(doc)) {
+		jc := jsonCurve{Workload: c.Workload, SizeBytes: c.SizeBytes, Summary: c.Summary()}
+		for _, p := range c.Points {
+			jc.RatesOPS = append(jc.RatesOPS, p.Open.RateOPS)
+		}
+		if c.Knee >= 0 {
+			jc.KneeOPS = &jc.RatesOPS[c.Knee]
+		}
+		jd.LoadCurves = append(jd.LoadCurves, jc)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -165,15 +211,15 @@ func toJSONResult(r *Result) jsonResult {
 		Validation: r.Validation,
 		Clock:      r.Clock,
 		Peer:       r.Peer,
+		Counters:   r.Counters,
 		Params:     r.Params,
+	}
+	if r.Counters != nil {
+		jr.Clean = r.Counters.Clean
 	}
 	jr.ClockSampleNS = r.ClockSampleNS
 	if l := s.Latency; l != nil {
-		jr.LatencyUS = &jsonLatency{
-			Min: l.MinUS(), P50: l.P50US(), P90: l.P90US(), P99: l.P99US(),
-			P99_9: l.P99_9US(), P99_99: l.P99_99US(), Max: l.MaxUS(),
-			Mean: l.MeanUS(), Stdev: l.StdevUS(),
-		}
+		jr.LatencyUS = toJSONLatency(l)
 		jr.LatencyExact = &l.Exact
 		jr.Samples = l.Count
 	}
@@ -187,6 +233,17 @@ func toJSONResult(r *Result) jsonResult {
 	jr.CPUUSPerOp = jsonSides{Local: perOp(s.CPULocal), Remote: perOp(s.CPURemote), Total: perOp(s.CPUTotal)}
 	jr.CPUSPerGB = jsonSides{Local: perGBValue(s.CPULocal), Remote: perGBValue(s.CPURemote), Total: perGBValue(s.CPUTotal)}
 	return jr
+}
+
+func toJSONLatency(l *LatencyStats) *jsonLatency {
+	if l == nil {
+		return nil
+	}
+	return &jsonLatency{
+		Min: l.MinUS(), P50: l.P50US(), P90: l.P90US(), P99: l.P99US(),
+		P99_9: l.P99_9US(), P99_99: l.P99_99US(), Max: l.MaxUS(),
+		Mean: l.MeanUS(), Stdev: l.StdevUS(),
+	}
 }
 
 func usageOf(c *CPUCost) *CPUUsage {
@@ -222,7 +279,7 @@ func toJSONRuns(r *Result) ([]jsonRun, error) {
 	out := make([]jsonRun, 0, len(runs))
 	for i, run := range runs {
 		full := toJSONResult(run)
-		jr := jsonRun{Run: i + 1, Status: run.Status, Reason: run.Reason, Ops: run.Ops, Bytes: run.Bytes,
+		jr := jsonRun{Run: i + 1, Status: run.Status, Reason: run.Reason, Clean: full.Clean, Ops: run.Ops, Bytes: run.Bytes,
 			ElapsedNS: run.ElapsedNS, LatencyUS: full.LatencyUS, BwGbps: full.BwGbps, BwMiBps: full.BwMiBps,
 			MsgRateMpps: full.MsgRateMpps, CPUUSPerOp: full.CPUUSPerOp, CPUSPerGB: full.CPUSPerGB}
 		if !run.StartedAt.IsZero() {
@@ -238,16 +295,42 @@ func toJSONRuns(r *Result) ([]jsonRun, error) {
 	return out, nil
 }
 
+func toJSONOpenLoop(r *Result) (*jsonOpenLoop, error) {
+	o := r.Open
+	if o == nil {
+		return nil, nil
+	}
+	jo := &jsonOpenLoop{RateOPS: o.RateOPS, Issued: o.Issued, Behind: o.Behind,
+		ServiceUS: toJSONLatency(o.Service.Stats()), LagUS: toJSONLatency(o.Lag.Stats())}
+	if a, ok := r.AchievedOPS(); ok {
+		jo.AchievedOPS = &a
+	}
+	var err error
+	if jo.ServiceHistogram, err = encodeHist(o.Service.h(), r, "service"); err != nil {
+		return nil, err
+	}
+	if jo.LagHistogram, err = encodeHist(o.Lag.h(), r, "lag"); err != nil {
+		return nil, err
+	}
+	return jo, nil
+}
+
 // encodeHistogram is r's latency histogram in HdrHistogram's V2
 // compressed base64 encoding; "" when r has no latency data.
 func encodeHistogram(r *Result) (string, error) {
 	h, _, _ := latencyHistogram(r)
+	return encodeHist(h, r, "latency")
+}
+
+// encodeHist is h in HdrHistogram's V2 compressed base64 encoding; "" when
+// empty. what names it in an error.
+func encodeHist(h *hdrhistogram.Histogram, r *Result, what string) (string, error) {
 	if h == nil || h.TotalCount() == 0 {
 		return "", nil
 	}
 	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 	if err != nil {
-		return "", fmt.Errorf("encode json: latency histogram of %s %d bytes: %w", r.Workload, r.SizeBytes, err)
+		return "", fmt.Errorf("encode json: %s histogram of %s %d bytes: %w", what, r.Workload, r.SizeBytes, err)
 	}
 	return string(b), nil
 }

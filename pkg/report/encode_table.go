@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -73,21 +74,67 @@ func renderGroup(w io.Writer, g *group) error {
 		tablewriter.WithHeaderAlignment(tw.AlignRight),
 		tablewriter.WithRowAlignment(tw.AlignRight),
 	)
+	header := bandwidthHeader
 	if g.latency {
-		tbl.Header(latencyHeader...)
-	} else {
-		tbl.Header(bandwidthHeader...)
+		header = latencyHeader
 	}
+	if g.rated {
+		header = rated(header, g.latency)
+	}
+	tbl.Header(header...)
 	for i, r := range g.results {
 		row := bandwidthRow(r, g.sums[i])
 		if g.latency {
 			row = latencyRow(r, g.sums[i])
+		}
+		if g.rated {
+			row = rateCells(row, r, g.latency)
 		}
 		if err := tbl.Append(row); err != nil {
 			return err
 		}
 	}
 	return tbl.Render()
+}
+
+// rated is a header with the rate columns after #bytes: the offered rate,
+// and for latency the achieved one.
+func rated(h []any, latency bool) []any {
+	cols := []any{"offered[ops/s]"}
+	if latency {
+		cols = append(cols, "achieved[ops/s]")
+	}
+	return slices.Concat(h[:1], cols, h[1:])
+}
+
+// rateCells inserts r's rate cells after its size: "closed" for a closed
+// loop (its achieved rate is then its own pace), "-" for an unlimited
+// stream.
+func rateCells(row []string, r *Result, latency bool) []string {
+	cells := []string{"-"}
+	if latency {
+		cells[0] = "closed"
+	}
+	if r.Rate > 0 {
+		cells[0] = strconv.Itoa(r.Rate)
+	}
+	if latency {
+		got := "-"
+		if r.ElapsedNS > 0 {
+			got = fixed(float64(r.Ops)/float64(r.ElapsedNS)*1e9, 0)
+		}
+		cells = append(cells, got)
+	}
+	return slices.Concat(row[:1], cells, row[1:])
+}
+
+// rowName names a row in the notes: its size, and its rate in a rated
+// table.
+func rowName(g *group, r *Result) string {
+	if g.rated && r.Rate > 0 {
+		return fmt.Sprintf("%d bytes at %d ops/s", r.SizeBytes, r.Rate)
+	}
+	return fmt.Sprintf("%d bytes", r.SizeBytes)
 }
 
 func latencyRow(r *Result, s Summary) []string {
@@ -133,26 +180,59 @@ func perGB(c *CPUCost) string {
 	return fixed(c.SecondsPerGB, 4)
 }
 
-// writeNotes tells, below a table, how far its figures can be trusted.
+// writeNotes tells, below a table, how far its figures can be trusted,
+// and what an open loop measured beside its headline.
 func writeNotes(ew *errWriter, g *group) {
 	for i, r := range g.results {
+		name := rowName(g, r)
 		if r.Status != "" && r.Status != StatusOK {
-			ew.printf("%s: %d bytes: %s\n", r.Status, r.SizeBytes, r.Reason)
+			ew.printf("%s: %s: %s\n", r.Status, name, r.Reason)
 		}
 		if r.Validation != "" {
-			ew.printf("validation: %d bytes: %s\n", r.SizeBytes, r.Validation)
+			ew.printf("validation: %s: %s\n", name, r.Validation)
+		}
+		if c := r.Counters; c != nil {
+			ew.printf("counters: %s: %s", name, c.Verdict)
+			if c.Wire != "" {
+				ew.printf("; %s", c.Wire)
+			}
+			ew.printf("\n")
+		}
+		if o := r.Open; o != nil {
+			ew.printf("open loop: %s: latency from each operation's due time; %s\n", name, openFigures(o))
+		}
+		if b := g.sums[i].Bandwidth; r.Rate > 0 && r.Open == nil && b != nil && b.MsgRateMpps*1e6 < KneeAchieved*float64(r.Rate) {
+			ew.printf("rate limit: %s: achieved only %.0f ops/s: the workload cannot go that fast here\n", name, b.MsgRateMpps*1e6)
 		}
 		if l := g.sums[i].Latency; l != nil && !l.Exact {
 			what := "min/max/avg/stdev exact"
 			if r.Moments == nil || r.Moments.Count == 0 {
 				what = "min/max/avg/stdev approximate too"
 			}
-			ew.printf("note: %d bytes: percentiles from a histogram (3 significant digits, within 0.1%%); %s\n", r.SizeBytes, what)
+			ew.printf("note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s\n", name, what)
 		}
 		if r.OutOfRange > 0 {
-			ew.printf("warning: %d bytes: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic\n", r.SizeBytes, r.OutOfRange)
+			ew.printf("warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic\n", name, r.OutOfRange)
 		}
 	}
+	for _, c := range LoadCurves(g.results) {
+		ew.printf("load: %s %d bytes: %s\n", c.Workload, c.SizeBytes, c.Summary())
+	}
+}
+
+// openFigures is an open loop's service time and lag in a few figures.
+func openFigures(o *OpenLoop) string {
+	out := ""
+	if s := o.Service.Stats(); s != nil {
+		out += fmt.Sprintf("service p50 %.3f p99 %.3f us", s.P50US(), s.P99US())
+	}
+	if l := o.Lag.Stats(); l != nil {
+		out += fmt.Sprintf("; schedule lag p50 %.3f p99 %.3f max %.3f us", l.P50US(), l.P99US(), l.MaxUS())
+	}
+	if o.Behind > 0 {
+		out += fmt.Sprintf("; %d operations due were never issued", o.Behind)
+	}
+	return out
 }
 
 // errWriter keeps the first write error so that formatted output can be

@@ -14,6 +14,7 @@ import (
 type group struct {
 	first   *Result
 	latency bool
+	rated   bool // a result has a rate (--rate): rows name it
 	results []*Result
 	sums    []Summary // sums[i] = Summarize(results[i])
 }
@@ -32,15 +33,16 @@ func groupResults(results []*Result) []*group {
 		}
 		g.results = append(g.results, r)
 		g.sums = append(g.sums, Summarize(r))
+		g.rated = g.rated || r.Rate > 0
 	}
 	return groups
 }
 
-// groupKey identifies the group of r: its parameters without size and
-// iterations, and whether it is tabulated as latency.
+// groupKey identifies the group of r: its parameters without size,
+// iterations and rate, and whether it is tabulated as latency.
 func groupKey(r *Result) string {
 	p := r.Params
-	p.SizeBytes, p.Iterations = 0, 0
+	p.SizeBytes, p.Iterations, p.Rate = 0, 0, 0
 	b, err := json.Marshal(p) // maps marshal in key order: deterministic
 	if err != nil {
 		return fmt.Sprintf("%p", r) // cannot happen for plain data; own group

@@ -68,6 +68,8 @@ func Merge(runs []*Result) *Result {
 		rec.Fill(&m)
 	}
 	m.CPU.Local, m.CPU.Remote = local, remote
+	m.Counters = mergeCounters(rs)
+	m.Open = mergeOpen(rs)
 	m.Reason = strings.Join(reasons, "; ")
 	if len(servers) == len(rs) {
 		m.Server = Merge(servers)

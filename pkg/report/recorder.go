@@ -88,11 +88,18 @@ type LatencyRecorder struct {
 	hist       *hdrhistogram.Histogram
 	moments    Moments
 	outOfRange int64
+	zeroOK     bool // a delay: 0 is a value, not out of range
 }
 
 // NewLatencyRecorder returns an empty recorder.
 func NewLatencyRecorder() *LatencyRecorder {
 	return &LatencyRecorder{hist: newLatencyHistogram()}
+}
+
+// NewDelayRecorder returns an empty recorder of a delay that may be 0
+// (an open loop's schedule lag): 0 is recorded, not out of range.
+func NewDelayRecorder() *LatencyRecorder {
+	return &LatencyRecorder{hist: newLatencyHistogram(), zeroOK: true}
 }
 
 func newLatencyHistogram() *hdrhistogram.Histogram {
@@ -109,7 +116,7 @@ func (r *LatencyRecorder) h() *hdrhistogram.Histogram {
 
 // Record accounts for one latency sample in nanoseconds.
 func (r *LatencyRecorder) Record(ns int64) {
-	if ns < LatencyMinNS || ns > LatencyMaxNS || r.h().RecordValue(ns) != nil {
+	if (ns < LatencyMinNS && !(ns == 0 && r.zeroOK)) || ns > LatencyMaxNS || r.h().RecordValue(ns) != nil {
 		r.outOfRange++
 		return
 	}
@@ -147,7 +154,7 @@ func (r *LatencyRecorder) Histogram() *hdrhistogram.Histogram { return r.h().Clo
 // Snapshot returns an independent copy of the recorder, e.g. to hand the
 // cumulative state to an [IntervalReporter] while recording goes on.
 func (r *LatencyRecorder) Snapshot() *LatencyRecorder {
-	return &LatencyRecorder{hist: r.h().Clone(), moments: r.moments, outOfRange: r.outOfRange}
+	return &LatencyRecorder{hist: r.h().Clone(), moments: r.moments, outOfRange: r.outOfRange, zeroOK: r.zeroOK}
 }
 
 // copyFrom makes r an independent copy of from in r's own histogram:

@@ -50,6 +50,9 @@ type Params struct {
 	Validate bool `json:"validate"`
 	// RDMACM is true when rdma_cm connected the queue pairs.
 	RDMACM bool `json:"rdma_cm"`
+	// Rate is the offered rate of an open loop (or a bandwidth run's
+	// rate limit), in operations per second; 0 for a closed loop.
+	Rate int `json:"rate"`
 	// GIDIndex is the GID table index used for addressing.
 	GIDIndex int `json:"gid_index"`
 	// Device is the local device name, e.g. "mlx5_0"; empty for TCP.
@@ -175,6 +178,14 @@ type Result struct {
 	// Server holds the server side's own figures, when it reported them.
 	// If CPU.Remote is nil, Server.CPU.Local is used as the remote usage.
 	Server *Result `json:"-"`
+
+	// Open holds an open-loop run's schedule and its service time and
+	// lag; nil for a closed loop.
+	Open *OpenLoop `json:"-"`
+
+	// Counters are the NIC counters read around the run; nil when not
+	// read (TCP, or --counters=false).
+	Counters *NICCounters `json:"-"`
 
 	// Runs are the repetitions of a point measured several times
 	// (--repeat), in the order measured; the result's own figures merge

@@ -10,12 +10,13 @@ import (
 // change what is measured: two results differing in one of them are
 // different points.
 var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bidir", "cq_mod",
-	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm"}
+	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate"}
 
-const nIdentity = 12
+const nIdentity = 13
 
-// boolParams are read as false when absent.
-var boolParams = map[string]bool{"bidir": true, "imm": true, "rdma_cm": true}
+// absentParams are the values of parameters a document may lack (one
+// written before they existed): switches are off, there is no rate.
+var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
 
 // Key is a point's identity: the workload, transport, completion and size
 // and the values of IdentityParams, in that order, in [Result.Param]'s
@@ -31,8 +32,8 @@ func KeyOf(r *Result) Key {
 	k := Key{Workload: r.Workload, Transport: r.Transport, Completion: r.Completion, SizeBytes: r.SizeBytes}
 	for i, p := range IdentityParams {
 		v := r.Param(p)
-		if v == "" && boolParams[p] {
-			v = "false"
+		if v == "" {
+			v = absentParams[p]
 		}
 		k.Params[i] = v
 	}

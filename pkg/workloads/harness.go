@@ -65,6 +65,7 @@ func Loopback(ctx context.Context, spec Spec, local Local) (*report.Result, erro
 	defer cancel()
 	served := make(chan error, 1)
 	go func() { served <- sv.Serve(ctx, ln) }()
+	local.loopback = true
 	res, err := RunClient(ctx, spec, local, "127.0.0.1", ln.Port(), false)
 	if err != nil {
 		cancel() // a server still waiting for the client gives up

@@ -35,6 +35,11 @@ type Local struct {
 	// Token is the shared secret a server requires of its clients, and a
 	// client sends; "" for none.
 	Token string
+	// Counters reads the RDMA port's counters around every run.
+	Counters bool
+
+	// loopback: both sides run in this process, on one port (Loopback).
+	loopback bool
 }
 
 // Bounds of the local settings.
@@ -50,7 +55,7 @@ const (
 
 // DefaultLocal returns the local settings with every default.
 func DefaultLocal() Local {
-	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, IdleTimeout: DefaultIdleTimeout}
+	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, IdleTimeout: DefaultIdleTimeout, Counters: true}
 }
 
 // Check validates the settings that need no device; the error names the

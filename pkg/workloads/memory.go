@@ -39,7 +39,7 @@ func (s Spec) Memory(client bool, runs int) Memory {
 		if s.Transport == "UD" {
 			grh = udGRH
 		}
-		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(roundUp(s.Size+grh, 64))
+		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(s.slots()) * uint64(roundUp(s.Size+grh, 64))
 		m.Total = m.Pinned + uint64(s.threads())*engineSampleBytes
 	} else {
 		m.Total = 2*uint64(s.Size) + sockSampleBytes

@@ -37,6 +37,7 @@ type Param struct {
 	min, max int64
 	choices  []string
 	unset    string // the wire form of the unset value
+	list     bool   // the command line may give several values, for a sweep
 	field    func(*Spec) any
 	applies  func(Workload) bool // nil: every workload
 }
@@ -84,6 +85,9 @@ var params = []*Param{
 		Usage: "pattern the payloads and check every byte after the run", field: func(s *Spec) any { return &s.Validate }},
 	{Key: "rdma_cm", Flag: "rdma-cm", Short: "R", kind: kindBool, applies: rdma,
 		Usage: "connect queue pairs with rdma_cm (librdmacm), RC and UC", field: func(s *Spec) any { return &s.RDMACM }},
+	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
+		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",
+		field: func(s *Spec) any { return &s.Rate }},
 }
 
 // Params returns the shared parameters that have a flag, in order.
@@ -260,8 +264,9 @@ func (p *Param) Value(s *Spec) *FlagValue { return &FlagValue{p: p, s: s} }
 
 // FlagValue is a parameter's command-line value, bound to a Spec.
 type FlagValue struct {
-	p *Param
-	s *Spec
+	p    *Param
+	s    *Spec
+	list []string // the values of a list, when one was given
 }
 
 // String returns the value as given, "" while unset (so that --help
@@ -270,14 +275,57 @@ func (v *FlagValue) String() string {
 	if v == nil || v.s == nil || !v.p.isSet(v.s) {
 		return ""
 	}
+	if v.list != nil {
+		return strings.Join(v.list, ",")
+	}
 	if v.p.kind == kindSeconds {
 		return strconv.FormatFloat(v.s.Duration.Seconds(), 'f', -1, 64)
 	}
 	return v.p.get(v.s)
 }
 
-// Set parses a command-line value.
-func (v *FlagValue) Set(s string) error { return v.p.setFlag(v.s, s) }
+// Set parses a command-line value: for a parameter that takes a list,
+// comma-separated values, each checked, none twice; the Spec gets the
+// first (Sweep gives them all).
+func (v *FlagValue) Set(s string) error {
+	if !v.p.list || !strings.Contains(s, ",") {
+		v.list = nil
+		return v.p.setFlag(v.s, s)
+	}
+	parts := strings.Split(s, ",")
+	seen := map[string]bool{}
+	for i, part := range parts {
+		part = strings.TrimSpace(part)
+		if err := v.p.setFlag(v.s, part); err != nil {
+			return fmt.Errorf("%q in the list: %w", part, err)
+		}
+		w := v.p.get(v.s)
+		if seen[w] {
+			return fmt.Errorf("%s is in the list twice", w)
+		}
+		seen[w], parts[i] = true, part
+	}
+	v.list = parts
+	return v.p.setFlag(v.s, parts[0])
+}
+
+// IsList reports whether several values were given.
+func (v *FlagValue) IsList() bool { return len(v.list) > 1 }
+
+// Sweep returns base once per value of the list given, in order, each with
+// that value set; nil when one value (or none) was given.
+func (v *FlagValue) Sweep(base Spec) []Spec {
+	if !v.IsList() {
+		return nil
+	}
+	out := make([]Spec, 0, len(v.list))
+	for _, part := range v.list {
+		s := base
+		_ = v.p.setFlag(&s, part) // checked by Set
+		out = append(out, s)
+	}
+	return out
+}
 
 // Type names the value's kind for --help.
 func (v *FlagValue) Type() string {
@@ -328,5 +376,5 @@ func (s Spec) echo(p *report.Params) {
 	p.Iterations, p.DurationS, p.Warmup = s.Iterations, s.Duration.Seconds(), s.Warmup
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
-	p.Validate, p.RDMACM = s.Validate, s.RDMACM
+	p.Validate, p.RDMACM, p.Rate = s.Validate, s.RDMACM, s.Rate
 }

@@ -51,8 +51,8 @@ func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 		}
 	}
 	k := 0
-	for _, wk := range n.ws {
-		spec := n.engineSpec(wk)
+	for i, wk := range n.ws {
+		spec := n.engineSpec(i, wk)
 		for _, q := range wk.qps {
 			eq, err := n.connectQP(q, peer.QPs[k])
 			if err != nil {
@@ -95,7 +95,7 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint) (engine.QP, error) 
 		}
 	}
 	eq := engine.QP{QP: q.qp, Local: q.lmr, RemoteAddr: pe.Addr, RKey: pe.RKey,
-		Recv: q.tmr, RecvLen: q.region}
+		Recv: q.tmr, RecvLen: q.region / n.s.spec.slots()}
 	if n.s.spec.Transport == "UD" {
 		ah, err := n.pd.NewAH(path, remote)
 		if err != nil {
@@ -107,11 +107,18 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint) (engine.QP, error) 
 	return eq, nil
 }
 
-// engineSpec is the engine configuration shared by a worker's QPs.
-func (n *rdmaSide) engineSpec(wk *rdmaWorker) engine.Spec {
+// engineSpec is the engine configuration shared by worker i's QPs. A
+// rate is shared out among the workers.
+func (n *rdmaSide) engineSpec(i int, wk *rdmaWorker) engine.Spec {
 	c := n.s.spec
+	rate := c.Rate / len(n.ws)
+	if i < c.Rate%len(n.ws) {
+		rate++
+	}
 	s := engine.Spec{Size: c.Size, TxDepth: c.TxDepth, RxDepth: c.RxDepth, CQMod: c.CQMod,
-		PostList: c.postList(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout}
+		PostList: c.postList(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout,
+		Slots: c.slots(), Rate: uint64(rate)}
+	s.Stride = wk.qps[0].region / s.Slots
 	switch n.s.w.Op {
 	case OpWrite:
 		s.Verb = engine.Write

@@ -116,7 +116,7 @@ func (d *device) describe(l Local) *report.Device {
 	return &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion,
 		Driver: verbs.DeviceDriver(d.ctx.Name()), Port: l.IBPort,
 		LinkLayer: d.port.LinkLayer.String(), MTU: l.pathMTU(int(d.port.ActiveMTU)),
-		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index}
+		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index, GID: d.gid.GID.String()}
 }
 
 func (d *device) close() error {
@@ -203,7 +203,7 @@ func (n *rdmaSide) create() error {
 	if spec.Transport == "UD" {
 		grh = udGRH
 	}
-	region := roundUp(spec.Size+grh, 64)
+	region := roundUp(spec.Size+grh, 64) * spec.slots()
 	qpt, _ := verbs.ParseQPType(spec.Transport)
 	for range spec.threads() {
 		wk := &rdmaWorker{}
@@ -269,6 +269,15 @@ func (n *rdmaSide) remoteAccess() verbs.Access {
 }
 
 func (n *rdmaSide) workers() int { return len(n.ws) }
+
+// posted is the operations every engine posted, warm-up included.
+func (n *rdmaSide) posted() uint64 {
+	var p uint64
+	for _, wk := range n.ws {
+		p += wk.eng.PostedTotal()
+	}
+	return p
+}
 
 // device describes the device, port and GID in use.
 func (n *rdmaSide) deviceInfo() *report.Device { return n.describe(n.s.local) }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
 )
 
 // Defaults. The bandwidth queue depths and moderation are perftest's
@@ -131,6 +133,9 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 	if r.Imm && r.Transport == "UD" {
 		return errors.New("--imm needs RC or UC: UD has no RDMA WRITE")
 	}
+	if err := r.checkRate(w); err != nil {
+		return err
+	}
 	if r.RDMACM && r.Transport == "UD" {
 		return errors.New("--rdma-cm connects RC and UC queue pairs: UD needs no connection")
 	}
@@ -179,6 +184,50 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 		return fmt.Errorf("-l %d: post list must be 1..tx-depth (%d)", r.PostList, r.TxDepth)
 	}
 	return nil
+}
+
+// checkRate refuses a rate the loop cannot keep.
+func (r *Spec) checkRate(w Workload) error {
+	switch {
+	case r.Rate == 0:
+		return nil
+	case r.Events:
+		return errors.New("--rate keeps a schedule by busy polling: drop -e")
+	case CheckRate(r.Rate) != nil:
+		return CheckRate(r.Rate)
+	case r.Rate < r.threads():
+		return fmt.Errorf("--rate %d: the rate is shared among the threads (--threads %d): give at least one operation per second each", r.Rate, r.threads())
+	case r.Validate && w.Latency():
+		return errors.New("--validate checks a closed loop's payloads: drop --rate or --validate")
+	}
+	return nil
+}
+
+// CheckRate refuses a rate above what the clock can schedule
+// (engine.MaxRate); 0, no rate, passes.
+func CheckRate(rate int) error {
+	if max := engine.MaxRate(); rate > max {
+		clk := engine.CurrentClock()
+		return fmt.Errorf("--rate %d: above what the clock can schedule here (%s, %.0f ns a reading): at most %d operations per second",
+			rate, clk.Source, clk.SampleNS, max)
+	}
+	return nil
+}
+
+// slots is how many operations an open loop keeps in flight, each in its
+// own slot of every region: the send queue's depth (and the receive
+// queue's, for a SEND or an immediate), at most 255 (a WRITE ping-pong
+// tells its slots apart by a byte); one for a closed loop.
+func (s Spec) slots() int {
+	w, _ := Lookup(s.Workload)
+	if s.Rate == 0 || !w.Latency() {
+		return 1
+	}
+	n := min(s.TxDepth, 255)
+	if w.Op == OpSend || s.Imm {
+		n = min(n, s.RxDepth)
+	}
+	return max(n, 1)
 }
 
 // postList is the work requests per post call (latency: one).

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/rdma-bench/rdma-bench/pkg/counters"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -23,6 +24,11 @@ type figures struct {
 	Validation string           `json:"validation,omitempty"`
 	Host       report.Host      `json:"host"`
 	Device     *report.Device   `json:"device,omitempty"`
+	// Posted is the operations posted, warm-up included; Counters how
+	// the port's counters moved meanwhile (CountersError when not read).
+	Posted        uint64           `json:"posted"`
+	Counters      *counters.Deltas `json:"counters,omitempty"`
+	CountersError string           `json:"counters_error,omitempty"`
 }
 
 // ThisHost describes this machine for a report (what could be read).
@@ -66,6 +72,7 @@ func (s *session) report(m measurement) (*report.Result, error) {
 		return res, err
 	}
 	s.addServer(res, theirs)
+	res.Counters = s.judgeCounters(own, theirs)
 	if s.spec.Validate {
 		res.Validation = "passed"
 		switch {
@@ -83,7 +90,8 @@ func (s *session) report(m measurement) (*report.Result, error) {
 
 // figures sums what this side's workers measured, with its CPU usage.
 func (s *session) figures(m measurement) figures {
-	f := figures{Host: ThisHost(), Device: s.side.deviceInfo()}
+	f := figures{Host: ThisHost(), Device: s.side.deviceInfo(), Posted: s.side.posted()}
+	f.Counters, f.CountersError = m.counters, m.countersErr
 	var first, last int64
 	for _, r := range m.workers {
 		f.Ops += r.ops
@@ -141,6 +149,7 @@ func (s *session) result(m measurement, own figures) *report.Result {
 	res.ElapsedNS = own.ElapsedNS
 	if s.w.Latency() {
 		latency(res, m.workers)
+		res.Open = openLoopOf(s.spec, m.workers)
 	} else {
 		res.Ops = own.Ops
 		res.PeakBandwidthGbps = own.PeakGbps
@@ -168,6 +177,24 @@ func latency(res *report.Result, workers []workerResult) {
 		rec.Fill(res)
 		res.Ops = uint64(rec.Count() + rec.OutOfRange())
 	}
+}
+
+// openLoopOf gathers the workers' open-loop figures; nil for a closed
+// loop.
+func openLoopOf(c Spec, workers []workerResult) *report.OpenLoop {
+	if c.Rate == 0 {
+		return nil
+	}
+	o := &report.OpenLoop{RateOPS: c.Rate, Service: report.NewLatencyRecorder(), Lag: report.NewDelayRecorder()}
+	for _, r := range workers {
+		if r.open != nil {
+			o.Issued += r.open.issued
+			o.Behind += r.open.behind
+			o.Service.Merge(r.open.service)
+			o.Lag.Merge(r.open.lag)
+		}
+	}
+	return o
 }
 
 // addServer folds the server's figures into the client's result: its

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/counters"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -105,10 +106,12 @@ func (s *session) connect(ctx context.Context) error {
 // measurement is what the measure phase leaves: each worker's figures,
 // the peer's failure if any, and this side's CPU over its whole part.
 type measurement struct {
-	workers []workerResult
-	runErr  error
-	cpu0    engine.CPUMark
-	cpu1    engine.CPUMark
+	workers     []workerResult
+	runErr      error
+	cpu0        engine.CPUMark
+	cpu1        engine.CPUMark
+	counters    *counters.Deltas
+	countersErr string
 }
 
 // Phases of the Sync messages exchanged while measuring: each side sends
@@ -168,6 +171,7 @@ func (s *session) measure(ctx context.Context) measurement {
 	go func() { peerDone <- s.awaitPeerDone() }()
 	stopBeats := s.heartbeat()
 	defer stopBeats()
+	port := s.watchPort()
 	m := measurement{cpu0: engine.SampleCPU()}
 	// A side with nothing to time (the target of READs, WRITEs and
 	// atomics, the receiver of SENDs) tells the peer it is done only once
@@ -197,6 +201,7 @@ func (s *session) measure(ctx context.Context) measurement {
 		done()
 	}
 	m.cpu1 = engine.SampleCPU()
+	m.counters, m.countersErr = port.deltas()
 	// A loop stopped because the peer failed or vanished reports why.
 	if peerErr != nil && (m.runErr == nil || (errors.Is(m.runErr, errInterrupted) && ctx.Err() == nil)) {
 		m.runErr = peerErr

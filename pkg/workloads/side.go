@@ -18,6 +18,8 @@ type side interface {
 	connect(ctx context.Context, peer exchange.Endpoints) error
 	// workers is the number of measuring threads.
 	workers() int
+	// posted is the operations posted, warm-up included (RDMA).
+	posted() uint64
 	// pinger is worker i's latency loop.
 	pinger(i int) pingLoop
 	// send runs worker i's bandwidth sender: warm-up, then the timed part.

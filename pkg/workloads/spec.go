@@ -29,6 +29,10 @@ type Spec struct {
 	Atomic     string // fadd or cswap
 	Validate   bool   // pattern the payloads and check them after the run
 	RDMACM     bool   // connect the queue pairs through rdma_cm
+	// Rate, in operations per second, issues operations on a fixed
+	// schedule: open-loop latency for a latency workload, a rate limit
+	// for a bandwidth one; 0 for none.
+	Rate int
 }
 
 // NewSpec returns the Spec of workload with every parameter unset.

@@ -86,6 +86,8 @@ func (t *tcpSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 
 func (t *tcpSide) workers() int { return 1 }
 
+func (t *tcpSide) posted() uint64 { return 0 }
+
 // tcpPing is the socket loop as a latency loop, its failures named by the
 // call that failed.
 type tcpPing struct {

@@ -16,6 +16,7 @@ type workerResult struct {
 	lastNS   int64
 	peak     peakTracker
 	received uint64
+	open     *openResult // an open loop's (--rate)
 	// cpu0 and cpu1 bound the timed part (the loop's CPU window); window
 	// says they were taken.
 	cpu0, cpu1 engine.CPUMark
@@ -111,6 +112,9 @@ type pingLoop interface {
 // ping runs the latency initiator: warm-up, then the timed iterations.
 func (s *session) ping(l pingLoop, r *workerResult, tk *ticker) error {
 	c := s.spec
+	if c.Rate > 0 {
+		return s.pingOpen(l, r, tk)
+	}
 	// In iteration mode the warm-up runs in the timed loop's own call,
 	// its samples dropped: a return to Go between the two wakes the
 	// runtime's sysmon, whose polling would then preempt the measuring

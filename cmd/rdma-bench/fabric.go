@@ -77,7 +77,7 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	fs.BoolVar(&f.save, "save", false, "rank 0 also saves the JSON document under --results-dir")
 	fs.StringVar(&f.results, "results-dir", "results", "where --save writes")
 	fs.StringVar(&f.plotDir, "plot", "", "rank 0 draws a heat map (SVG and PNG) per workload and metric into this directory")
-	fs.BoolVar(&f.figuresOnly, "figures-only", false, "keep each pair's headline figures only, not its full results (for large fabrics)")
+	fs.BoolVar(&f.figuresOnly, "figures-only", false, fmt.Sprintf("keep each pair's headline figures only, not its full results (about 8 KB a pair; always beyond %d ranks)", maxFullResultRanks))
 	for _, n := range []string{"all", "sweep-min", "sweep-max", "report-interval"} {
 		_ = fs.MarkHidden(n) // refused by check: one size a workload, rank 0 reports a line a round
 	}
@@ -188,6 +188,16 @@ func (f *fabricFlags) specs() []workloads.Spec {
 		out = append(out, f.b.spec.Only(w))
 	}
 	return out
+}
+
+// maxFullResultRanks is the largest world whose pairs' full results rank 0
+// keeps: 64 ranks' 4032 pairs at about 8 KB each (write_lat and write_bw)
+// are 32 MB; 1024 ranks' million pairs would be 8 GB.
+const maxFullResultRanks = 64
+
+// dropResults says whether the pairs' full results are left out.
+func (f *fabricFlags) dropResults(size int) bool {
+	return f.figuresOnly || size > maxFullResultRanks
 }
 
 // worldFlags are --rank and --world-size for fabric.DetectWorld.

@@ -137,13 +137,18 @@ func (r *fabricRank) run(ctx context.Context) error {
 		}
 		return usageError("%v", err)
 	}
-	cfg := fabric.SweepConfig{Pattern: f.pattern, PairTimeout: f.pairTimeout, Workloads: f.names, DropResults: f.figuresOnly,
-		Measurer: &pairMeasurer{specs: r.pts.specs, local: f.b.local, device: r.pts.device, ln: r.ln, figuresOnly: f.figuresOnly}}
+	drop := f.dropResults(r.world.Size)
+	cfg := fabric.SweepConfig{Pattern: f.pattern, PairTimeout: f.pairTimeout, Workloads: f.names, DropResults: drop,
+		Measurer: &pairMeasurer{specs: r.pts.specs, local: f.b.local, device: r.pts.device, ln: r.ln, figuresOnly: drop}}
 	if r.world.Rank == 0 {
 		cfg.Progress = os.Stderr
 		rounds, _ := fabric.Schedule(f.pattern, r.world.Size)
-		fmt.Fprintf(os.Stderr, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s\n",
-			r.world.Size, r.world.Launcher, sess.Method, sess.CoordinatorAddr, f.pattern, planLine(fabric.Plan(rounds, f.pairTimeout)))
+		kept := "full results"
+		if drop {
+			kept = "figures only"
+		}
+		fmt.Fprintf(os.Stderr, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s; keeping %s\n",
+			r.world.Size, r.world.Launcher, sess.Method, sess.CoordinatorAddr, f.pattern, planLine(fabric.Plan(rounds, f.pairTimeout)), kept)
 	}
 	doc, err := sess.Sweep(ctx, cfg)
 	if r.world.Rank != 0 || doc == nil {

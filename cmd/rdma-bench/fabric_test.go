@@ -251,3 +251,27 @@ func formatCell(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
 }
+
+// fabricByHand runs the README's two ranks started by hand (rank 1's
+// command line given; rank 0's is the same with --rank 0), hostA being
+// this host with a free port: rank 0 prints both matrices.
+func fabricByHand(t *testing.T, args []string) {
+	addr := "127.0.0.1:" + freePort(t)
+	rank0 := slices.Clone(args)
+	for i, a := range args {
+		switch {
+		case a == "hostA:18600":
+			args[i], rank0[i] = addr, addr
+		case a == "--rank":
+			rank0[i+1] = "0"
+		}
+	}
+	p1 := startProc(t, cleanEnv(), binary(t), args...)
+	p0 := startProc(t, cleanEnv(), binary(t), rank0...)
+	p0.wait(t, 5*time.Minute)
+	p1.wait(t, time.Minute)
+	out := p0.stdout.String()
+	if p0.code > 1 || p1.code != 0 || !strings.Contains(out, "write_lat.p50_us: rows measure") || !strings.Contains(out, "write_bw.bw_gbps: rows measure") {
+		t.Fatalf("rank 0: exit %d:\n%s%s\nrank 1: exit %d: %s", p0.code, out, p0.stderr.String(), p1.code, p1.stderr.String())
+	}
+}

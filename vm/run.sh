@@ -51,6 +51,7 @@ netdev=${RDMA_BENCH_VM_NETDEV:-lo}
 # Host packages: QEMU and the initramfs tools, plus what the guest runs (the
 # guest uses the host's root file system, so these are its packages too).
 host_packages=(qemu-system-x86 busybox-static kmod xz-utils cpio iproute2
+	openmpi-bin mpich # the fabric tests' launchers: mpirun.openmpi, mpiexec.hydra
 	ibverbs-providers ibverbs-utils perftest)
 # Modules the initramfs needs to mount its root (dependencies are added).
 initramfs_modules=(virtio_pci 9pnet_virtio 9p overlay virtio_console)

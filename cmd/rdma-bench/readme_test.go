@@ -68,6 +68,11 @@ func TestREADMECommands(t *testing.T) {
 		"rdma-bench softroce down rxe0":                                nil, // in softroce
 		"vm/run.sh -- ./rdma-bench devices":                            inVM("rxe"),
 		"vm/run.sh -- ./rdma-bench run write_lat --loopback":           inVM("t_typical"),
+
+		// Whole-fabric sweeps.
+		"rdma-bench fabric write_lat write_bw --rank 0 --world-size 2 --coordinator hostA:18600": nil, // with the next one
+		"rdma-bench fabric write_lat write_bw --rank 1 --world-size 2 --coordinator hostA:18600": fabricByHand,
+		"rdma-bench fabric write_lat write_bw --plan --world-size 1024 -D 2":                     runsOK("2046 rounds"),
 	}
 	shown := readmeCommands(t)
 	if len(shown) == 0 {

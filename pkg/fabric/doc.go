@@ -6,8 +6,8 @@
 //
 //  1. [DetectWorld] reads the launcher's environment (Open MPI's mpirun,
 //     MPICH's mpiexec and other PMI launchers, Slurm's srun, a Kubernetes
-//     Indexed Job) or --rank/--size to learn this process's rank and the
-//     number of processes.
+//     Indexed Job) or --rank/--world-size to learn this process's rank and
+//     the number of processes.
 //  2. [Rendezvous]: rank 0 runs a coordinator (a TCP listener), every rank
 //     learns its address (through the launcher's PMI-1 key-value store,
 //     --coordinator HOST:PORT or a file in a shared --rendezvous-dir) and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -32,6 +33,9 @@ type SweepConfig struct {
 	// 210 bytes a pair (220 MiB for 1024 ranks' 1047552 pairs) instead
 	// of that plus the results.
 	DropResults bool
+	// Progress, when not nil, receives a line on rank 0 after each round
+	// (see WriteProgress); nil writes nothing.
+	Progress io.Writer
 }
 
 // Sweep measures the schedule's pairs round by round, in lockstep through

@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 )
@@ -58,7 +59,12 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		go sw.read(ctx, r)
 	}
 	for i, round := range rounds {
-		if err := sw.round(ctx, i+1, round); err != nil {
+		base := len(sw.doc.Pairs)
+		err := sw.round(ctx, i+1, round)
+		if err == nil && cfg.Progress != nil {
+			writeProgress(cfg.Progress, i+1, len(rounds), sw.doc.Pairs[base:], time.Since(sw.doc.StartedAt))
+		}
+		if err != nil {
 			sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
 			sw.doc.FinishedAt = time.Now()
 			return sw.doc, fmt.Errorf("sweep stopped in round %d of %d: %w", i+1, len(rounds), err)
@@ -241,4 +247,20 @@ func (sw *sweeper) broadcast(m *message) {
 		}
 		sw.s.links[r].Close()
 	}
+}
+
+// writeProgress writes one round's line: "round 3 of 6: 2 pairs, 1
+// failed (rank 2 (host-c) left the sweep ...); 4.2s so far". Write errors
+// are ignored: progress is a courtesy, never a reason to stop a sweep.
+func writeProgress(w io.Writer, num, rounds int, pairs []PairOutcome, elapsed time.Duration) {
+	failed, why := 0, ""
+	for i := range pairs {
+		if !pairs[i].OK() {
+			if failed == 0 {
+				why = fmt.Sprintf(" (%d->%d: %s)", pairs[i].Src, pairs[i].Dst, pairs[i].Error)
+			}
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "round %d of %d: %s, %d failed%s; %s so far\n", num, rounds, plural(len(pairs), "pair"), failed, why, elapsed.Round(100*time.Millisecond))
 }

@@ -3,6 +3,8 @@ package fabric
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +260,46 @@ func TestSweepBadPattern(t *testing.T) {
 	}
 	if want := `sweep of rank 1: rank 0 stopped the sweep: pattern "mesh": want pairs, ring, one-to-all`; errs[1] == nil || errs[1].Error() != want {
 		t.Errorf("rank 1: %v, want %q", errs[1], want)
+	}
+}
+
+// TestSweepProgress: rank 0 writes one line a round, counting its pairs
+// and naming the first failure.
+func TestSweepProgress(t *testing.T) {
+	w := newWorld(t, 3)
+	var progress strings.Builder
+	w.cfg.Progress = &progress
+	w.measurers[1].hook = func(_ context.Context, _ int, role string, peer int) error {
+		if role == roleMeasure && peer == 2 {
+			return errors.New("cable cut")
+		}
+		return nil
+	}
+	_, errs := w.run(t)
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d progress lines, want one for each of 6 rounds:\n%s", len(lines), progress.String())
+	}
+	failed := 0
+	for i, l := range lines {
+		prefix := fmt.Sprintf("round %d of 6: 1 pair, ", i+1)
+		switch {
+		case strings.HasPrefix(l, prefix+"0 failed; "):
+		case strings.HasPrefix(l, prefix+"1 failed (1->2: measure on rank 1 (host-1): cable cut"):
+			failed++
+		default:
+			t.Errorf("line %q: want %q and the failures", l, prefix)
+		}
+		if !strings.HasSuffix(l, " so far") {
+			t.Errorf("line %q does not end with the time so far", l)
+		}
+	}
+	if failed != 1 {
+		t.Errorf("%d lines name the failed pair, want 1:\n%s", failed, progress.String())
 	}
 }

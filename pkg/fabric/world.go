@@ -11,8 +11,8 @@ const (
 	LauncherOpenMPI    = "openmpi"    // Open MPI's mpirun: OMPI_COMM_WORLD_RANK/SIZE
 	LauncherPMI        = "pmi"        // a PMI launcher (MPICH/Intel MPI Hydra, srun --mpi=pmi2): PMI_RANK/SIZE
 	LauncherSlurm      = "slurm"      // Slurm's srun: SLURM_PROCID/SLURM_NTASKS
-	LauncherKubernetes = "kubernetes" // a Kubernetes Indexed Job: JOB_COMPLETION_INDEX and --size
-	LauncherManual     = "manual"     // --rank and --size given by hand
+	LauncherKubernetes = "kubernetes" // a Kubernetes Indexed Job: JOB_COMPLETION_INDEX and --world-size
+	LauncherManual     = "manual"     // --rank and --world-size given by hand
 )
 
 // World is this process's place among the processes of a fabric run.
@@ -25,8 +25,8 @@ type World struct {
 	Launcher string `json:"launcher"`
 }
 
-// Flags are the --rank and --size command-line flags. A flag that was not
-// given has its Set field false; its value is then ignored.
+// Flags are the --rank and --world-size command-line flags. A flag that
+// was not given has its Set field false; its value is then ignored.
 type Flags struct {
 	Rank, Size       int
 	RankSet, SizeSet bool
@@ -52,9 +52,9 @@ const kubernetesIndexVar = "JOB_COMPLETION_INDEX"
 // DetectWorld finds this process's rank and the run's size from the
 // launcher's environment, read through getenv, or else from flags. The
 // launchers are tried in order: Open MPI, PMI (MPICH/Intel MPI Hydra, Slurm
-// --mpi=pmi2), Slurm, a Kubernetes Indexed Job (whose size is --size), then
-// --rank/--size by hand. A --rank or --size given under a launcher must
-// agree with it. The size must be at least 2 and the rank in 0..size-1.
+// --mpi=pmi2), Slurm, a Kubernetes Indexed Job (whose size is
+// --world-size), then --rank/--world-size by hand. A --rank or --world-size
+// given under a launcher must agree with it. The size must be at least 2 and the rank in 0..size-1.
 func DetectWorld(getenv func(string) string, flags Flags) (World, error) {
 	w, err := detect(getenv, flags)
 	if err != nil {
@@ -99,21 +99,21 @@ func detect(getenv func(string) string, flags Flags) (World, error) {
 			return World{}, err
 		}
 		if !flags.SizeSet {
-			return World{}, fmt.Errorf("%s=%s is set (a Kubernetes Indexed Job) but --size is not: give --size with the Job's completions", kubernetesIndexVar, is)
+			return World{}, fmt.Errorf("%s=%s is set (a Kubernetes Indexed Job) but --world-size is not: give --world-size with the Job's completions", kubernetesIndexVar, is)
 		}
 		w := World{Rank: rank, Size: flags.Size, Launcher: LauncherKubernetes}
-		flags.SizeSet = false // --size is the source here, not a second opinion
-		return w, agree(w, kubernetesIndexVar, "--size", flags)
+		flags.SizeSet = false // --world-size is the source here, not a second opinion
+		return w, agree(w, kubernetesIndexVar, "--world-size", flags)
 	}
 	switch {
 	case flags.RankSet && flags.SizeSet:
 		return World{Rank: flags.Rank, Size: flags.Size, Launcher: LauncherManual}, nil
 	case flags.RankSet:
-		return World{}, fmt.Errorf("--rank %d given without --size: give both", flags.Rank)
+		return World{}, fmt.Errorf("--rank %d given without --world-size: give both", flags.Rank)
 	case flags.SizeSet:
-		return World{}, fmt.Errorf("--size %d given without --rank: give both", flags.Size)
+		return World{}, fmt.Errorf("--world-size %d given without --rank: give both", flags.Size)
 	}
-	return World{}, fmt.Errorf("no launcher found (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID and JOB_COMPLETION_INDEX are unset) and no --rank/--size given: start under mpirun, mpiexec, srun or a Kubernetes Indexed Job, or give --rank N --size N")
+	return World{}, fmt.Errorf("no launcher found (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID and JOB_COMPLETION_INDEX are unset) and no --rank/--world-size given: start under mpirun, mpiexec, srun or a Kubernetes Indexed Job, or give --rank N --world-size N")
 }
 
 // envInt parses a launcher variable's value as a whole number.
@@ -125,13 +125,13 @@ func envInt(name, value string) (int, error) {
 	return n, nil
 }
 
-// agree checks that --rank/--size, when given, match the launcher's values.
+// agree checks that --rank/--world-size, when given, match the launcher's values.
 func agree(w World, rankVar, sizeVar string, flags Flags) error {
 	if flags.RankSet && flags.Rank != w.Rank {
 		return fmt.Errorf("--rank %d disagrees with %s=%d: drop --rank under a launcher", flags.Rank, rankVar, w.Rank)
 	}
 	if flags.SizeSet && flags.Size != w.Size {
-		return fmt.Errorf("--size %d disagrees with %s=%d: drop --size under a launcher", flags.Size, sizeVar, w.Size)
+		return fmt.Errorf("--world-size %d disagrees with %s=%d: drop --world-size under a launcher", flags.Size, sizeVar, w.Size)
 	}
 	return nil
 }

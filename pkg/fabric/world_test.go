@@ -55,11 +55,11 @@ func TestDetectWorldErrors(t *testing.T) {
 		want  string
 	}{
 		{"nothing", nil, Flags{},
-			"no launcher found (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID and JOB_COMPLETION_INDEX are unset) and no --rank/--size given: start under mpirun, mpiexec, srun or a Kubernetes Indexed Job, or give --rank N --size N"},
+			"no launcher found (OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID and JOB_COMPLETION_INDEX are unset) and no --rank/--world-size given: start under mpirun, mpiexec, srun or a Kubernetes Indexed Job, or give --rank N --world-size N"},
 		{"rank only", nil, Flags{Rank: 1, RankSet: true},
-			"--rank 1 given without --size: give both"},
+			"--rank 1 given without --world-size: give both"},
 		{"size only", nil, Flags{Size: 4, SizeSet: true},
-			"--size 4 given without --rank: give both"},
+			"--world-size 4 given without --rank: give both"},
 		{"manual rank too big", nil, Flags{Rank: 4, Size: 4, RankSet: true, SizeSet: true},
 			"rank 4 (manual) outside 0..3 for world size 4"},
 		{"manual rank negative", nil, Flags{Rank: -1, Size: 4, RankSet: true, SizeSet: true},
@@ -85,13 +85,13 @@ func TestDetectWorldErrors(t *testing.T) {
 		{"size without rank", map[string]string{"OMPI_COMM_WORLD_SIZE": "4"}, Flags{},
 			"OMPI_COMM_WORLD_SIZE is set but OMPI_COMM_WORLD_RANK is not: want both from the launcher"},
 		{"kubernetes without size", map[string]string{"JOB_COMPLETION_INDEX": "3"}, Flags{},
-			"JOB_COMPLETION_INDEX=3 is set (a Kubernetes Indexed Job) but --size is not: give --size with the Job's completions"},
+			"JOB_COMPLETION_INDEX=3 is set (a Kubernetes Indexed Job) but --world-size is not: give --world-size with the Job's completions"},
 		{"kubernetes rank disagrees", map[string]string{"JOB_COMPLETION_INDEX": "3"}, Flags{Rank: 2, Size: 8, RankSet: true, SizeSet: true},
 			"--rank 2 disagrees with JOB_COMPLETION_INDEX=3: drop --rank under a launcher"},
 		{"flag rank disagrees", map[string]string{"PMI_RANK": "1", "PMI_SIZE": "4"}, Flags{Rank: 2, RankSet: true},
 			"--rank 2 disagrees with PMI_RANK=1: drop --rank under a launcher"},
 		{"flag size disagrees", map[string]string{"PMI_RANK": "1", "PMI_SIZE": "4"}, Flags{Size: 8, SizeSet: true},
-			"--size 8 disagrees with PMI_SIZE=4: drop --size under a launcher"},
+			"--world-size 8 disagrees with PMI_SIZE=4: drop --world-size under a launcher"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+)
+
+// Beyond these many ranks, rank 0's table names the first members only
+// and leaves the matrices to the JSON document and --plot.
+const (
+	maxTableMembers = 64
+	findingsLimit   = 20
+)
+
+// fabricOutput is rank 0's JSON document: the fabric document with the
+// outliers found at the threshold.
+type fabricOutput struct {
+	*fabric.Document
+	ThresholdPct float64          `json:"threshold_pct"`
+	Outliers     []fabric.Outlier `json:"outliers"`
+}
+
+// checkOutputs makes sure rank 0 can write what it was asked to, before
+// anything is measured.
+func (f *fabricFlags) checkOutputs() error {
+	if f.save {
+		if err := report.CheckDir(f.results); err != nil {
+			return usageError("--results-dir: %v", err)
+		}
+	}
+	if f.file != "" && f.file != "-" {
+		a, err := report.CreateAtomic(f.file)
+		if err != nil {
+			return usageError("--output-file: %v", err)
+		}
+		a.Abort()
+	}
+	if f.plotDir != "" {
+		if fi, err := os.Stat(f.plotDir); err == nil && !fi.IsDir() {
+			return usageError("--plot %s: not a directory", f.plotDir)
+		}
+	}
+	return nil
+}
+
+// report writes rank 0's results, the JSON document first (--save) so that
+// no output failure loses a measurement, and returns the run's status:
+// sweepErr, an output error, or exit status 1 for failed or outlying pairs.
+func (r *fabricRank) report(doc *fabric.Document, sweepErr error) error {
+	f := r.f
+	metrics := make([]string, len(f.names))
+	for i, n := range f.names {
+		metrics[i] = matrixMetric(n)
+	}
+	outs, err := fabric.FindOutliers(doc, fabric.OutlierOptions{ThresholdPct: f.thresholdPct, Metrics: metrics})
+	if err != nil {
+		return err
+	}
+	out := &fabricOutput{Document: doc, ThresholdPct: f.thresholdPct, Outliers: outs}
+	var errs []error
+	if f.save {
+		path, err := saveFabric(f.results, out)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			fmt.Fprintf(os.Stderr, "saved %s\n", path)
+		}
+	}
+	var buf bytes.Buffer
+	if f.format == "json" {
+		err = writeFabricJSON(&buf, out)
+	} else {
+		err = writeFabricTable(&buf, out, metrics)
+	}
+	if err == nil {
+		err = writeOutput(f.file, buf.Bytes())
+	}
+	errs = append(errs, err)
+	if f.plotDir != "" {
+		errs = append(errs, plotFabric(f.plotDir, doc))
+	}
+	if err := errors.Join(append([]error{sweepErr}, errs...)...); err != nil {
+		return err
+	}
+	if fabric.ExitStatus(doc, outs) != 0 {
+		return &exitStatus{code: 1, msg: fmt.Sprintf("%d of %d pairs failed, %d outliers (threshold %g%%)",
+			len(doc.Failed()), len(doc.Pairs), len(outs), f.thresholdPct)}
+	}
+	return nil
+}
+
+func writeFabricJSON(w io.Writer, out *fabricOutput) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("encode the fabric document: %w", err)
+	}
+	return nil
+}
+
+// writeOutput writes b to standard output, or to file once complete.
+func writeOutput(file string, b []byte) error {
+	if file == "" || file == "-" {
+		_, err := os.Stdout.Write(b)
+		return err
+	}
+	a, err := report.CreateAtomic(file)
+	if err != nil {
+		return err
+	}
+	if _, err := a.Write(b); err != nil {
+		a.Abort()
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return a.Commit()
+}
+
+// saveFabric writes the JSON document into dir as
+// rdma-bench-YYYYMMDD-HHMMSS-fabric[-N].json, never replacing a file.
+func saveFabric(dir string, out *fabricOutput) (string, error) {
+	var buf bytes.Buffer
+	if err := writeFabricJSON(&buf, out); err != nil {
+		return "", err
+	}
+	base := "rdma-bench-" + out.StartedAt.UTC().Format("20060102-150405") + "-fabric"
+	for n := 0; n < 10000; n++ {
+		name := base + ".json"
+		if n > 0 {
+			name = fmt.Sprintf("%s-%d.json", base, n)
+		}
+		path := filepath.Join(dir, name)
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := writeOutput(path, buf.Bytes()); err != nil {
+			return "", fmt.Errorf("save the fabric document: %w", err)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("save the fabric document: no free name for %s in %s", base, dir)
+}
+
+// writeFabricTable writes what rank 0 prints: the run, its members, a
+// matrix per workload, and the findings.
+func writeFabricTable(w io.Writer, out *fabricOutput, metrics []string) error {
+	doc := out.Document
+	ew := &fabricWriter{w: w}
+	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
+		doc.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
+		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
+	for i, m := range doc.Members {
+		if i == maxTableMembers {
+			ew.printf("  ... %d more ranks\n", len(doc.Members)-i)
+			break
+		}
+		gid := ""
+		if m.GID != "" {
+			gid = " GID " + m.GID
+		}
+		dev := "-"
+		if m.Device != "" {
+			dev = fmt.Sprintf("%s port %d%s MTU %d", m.Device, m.Port, gid, m.MTUBytes)
+		}
+		ew.printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
+	}
+	for _, metric := range metrics {
+		what, unit := describeMetric(metric)
+		ew.printf("\n%s [%s]\n", what, unit)
+		if ew.err != nil {
+			break
+		}
+		if n := len(doc.Members); n > maxTableMembers {
+			ew.printf("%s: a %d x %d matrix: see the JSON document (-o json, --save) or --plot\n", metric, n, n)
+			continue
+		}
+		ew.err = fabric.WriteMatrix(w, doc.Matrix(metric))
+	}
+	ew.printf("\n")
+	if ew.err != nil {
+		return ew.err
+	}
+	return fabric.WriteFindings(w, doc, out.Outliers, out.ThresholdPct, findingsLimit)
+}
+
+// fabricWriter keeps the first write error.
+type fabricWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *fabricWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}

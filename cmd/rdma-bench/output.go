@@ -19,6 +19,7 @@ type outputFlags struct {
 	file    string
 	save    bool
 	results string
+	samples string // --samples: every latency sample, as CSV
 	enc     report.Encoder
 	out     *report.AtomicFile // nil: standard output
 }
@@ -28,6 +29,7 @@ func addOutputFlags(fs *pflag.FlagSet, o *outputFlags, defaultFormat string) {
 	fs.StringVar(&o.file, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
 	fs.BoolVar(&o.save, "save", false, "also save the JSON document under --results-dir")
 	fs.StringVar(&o.results, "results-dir", "results", "where --save writes")
+	fs.StringVar(&o.samples, "samples", "", "also write every latency sample (ns) to this CSV file, to check the percentiles against (with -D, kept in memory beside the histogram: 8 bytes a sample)")
 }
 
 func formatList() string {
@@ -54,13 +56,18 @@ func (o *outputFlags) check() error {
 			return usageError("--results-dir: %v", err)
 		}
 	}
-	if o.file != "" && o.file != "-" {
-		// Created for real once the run is sure to start (open).
-		a, err := report.CreateAtomic(o.file)
-		if err != nil {
-			return usageError("--output-file: %v", err)
+	if o.samples == "-" {
+		return usageError("--samples -: give a file; standard output has the report")
+	}
+	for _, f := range []struct{ flag, path string }{{"output-file", o.file}, {"samples", o.samples}} {
+		if f.path != "" && f.path != "-" {
+			// Created for real once the run is done (finish).
+			a, err := report.CreateAtomic(f.path)
+			if err != nil {
+				return usageError("--%s: %v", f.flag, err)
+			}
+			a.Abort()
 		}
-		a.Abort()
 	}
 	return nil
 }
@@ -99,6 +106,11 @@ func (o *outputFlags) finish(doc *report.Document) error {
 			fmt.Fprintf(os.Stderr, "saved %s\n", path)
 		}
 	}
+	if o.samples != "" {
+		if err := writeSamples(o.samples, doc); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	var buf bytes.Buffer
 	if err := encodeSafely(o.enc, &buf, doc); err != nil {
 		if saved == "" {
@@ -121,6 +133,19 @@ func (o *outputFlags) finish(doc *report.Document) error {
 		return errors.Join(append(errs, fmt.Errorf("writing %s: %w", o.file, err))...)
 	}
 	return errors.Join(append(errs, o.out.Commit())...)
+}
+
+// writeSamples writes the --samples file, whole or not at all.
+func writeSamples(path string, doc *report.Document) error {
+	a, err := report.CreateAtomic(path)
+	if err != nil {
+		return fmt.Errorf("--samples: %w", err)
+	}
+	if err := report.WriteSamples(a, doc); err != nil {
+		a.Abort()
+		return fmt.Errorf("--samples %s: %w", path, err)
+	}
+	return a.Commit()
 }
 
 // encodeSafely runs an encoder, turning a panic into an error.

@@ -156,6 +156,7 @@ func runPoints(ctx context.Context, b *benchFlags, o *outputFlags, pts resolved,
 	doc := newDocument()
 	doc.Device, doc.Label, doc.Repeat = pts.device, rep.label, rep.n
 	b.local.Progress = os.Stderr
+	b.local.KeepSamples = o.samples != ""
 	runs := make([][]*report.Result, len(pts.specs))
 	total := len(pts.specs) * rep.n
 	var runErr error

@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +24,18 @@ func threadCPU(t *testing.T) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// procSelfCPU is this process's utime plus stime from /proc/self/stat.
+func procSelfCPU(t *testing.T) time.Duration {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ 100
+}
+
 // TestSampleCPUMeasuresBusyThread burns 300 ms of CPU on one locked thread
 // and checks that two CPU readings account for it: the process's CPU time
 // (at least what the thread burned, measured independently with
@@ -32,7 +46,7 @@ func TestSampleCPUMeasuresBusyThread(t *testing.T) {
 		t.Skip("burns CPU")
 	}
 	const burn = 300 * time.Millisecond
-	before := engine.SampleCPU()
+	before, procBefore := engine.SampleCPU(), procSelfCPU(t)
 	wallStart := time.Now()
 	done := make(chan time.Duration)
 	go func() {
@@ -52,8 +66,13 @@ func TestSampleCPUMeasuresBusyThread(t *testing.T) {
 	}()
 	used := <-done
 	wall := time.Since(wallStart)
-	after := engine.SampleCPU()
+	after, procAfter := engine.SampleCPU(), procSelfCPU(t)
 	cpu := time.Duration(after.UserNS - before.UserNS + after.SysNS - before.SysNS)
+	// The kernel's own accounting of this process, /proc/self/stat's
+	// utime and stime, in 10 ms ticks.
+	if proc := procAfter - procBefore; cpu < proc-20*time.Millisecond || cpu > proc+20*time.Millisecond {
+		t.Errorf("process CPU %v by the readings, %v by /proc/self/stat", cpu, proc)
+	}
 	t.Logf("thread burned %v in %v wall; the process %v in %v", used, wall, cpu, time.Duration(after.WallNS-before.WallNS))
 	if cpu < used*95/100 || cpu > used*3/2+50*time.Millisecond {
 		t.Errorf("process CPU %v, want %v plus a little runtime overhead", cpu, used)

@@ -25,7 +25,7 @@ func Merge(runs []*Result) *Result {
 	if len(rs) == 1 {
 		return &m
 	}
-	m.SamplesNS, m.Hist, m.Moments, m.OutOfRange = nil, nil, nil, 0
+	m.SamplesNS, m.RawNS, m.Hist, m.Moments, m.OutOfRange = nil, nil, nil, nil, 0
 	m.Ops, m.Bytes, m.ElapsedNS, m.Received, m.PeakBandwidthGbps = 0, 0, 0, 0, 0
 	m.CPU = CPUPair{OneProcess: rs[0].CPU.OneProcess}
 	var reasons []string

@@ -149,6 +149,10 @@ type Result struct {
 	// when SamplesNS is empty. May be nil; when both are empty the result
 	// has no latency statistics. Build it with a [LatencyRecorder].
 	Hist *hdrhistogram.Histogram `json:"-"`
+	// RawNS, in duration mode, holds every sample recorded in Hist when
+	// they were asked for (--samples); the statistics still come from
+	// Hist. Nil otherwise.
+	RawNS []int64 `json:"-"`
 	// Moments holds the exact count, min, max, mean and deviation of the
 	// values recorded in Hist, kept by a [LatencyRecorder] alongside it.
 	// When nil, those figures are derived from Hist (3 significant digits).

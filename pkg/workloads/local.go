@@ -37,6 +37,9 @@ type Local struct {
 	Token string
 	// Counters reads the RDMA port's counters around every run.
 	Counters bool
+	// KeepSamples keeps every latency sample in duration mode too, beside
+	// the histogram (for --samples): 8 bytes a sample, in memory.
+	KeepSamples bool
 
 	// loopback: both sides run in this process, on one port (Loopback).
 	loopback bool

@@ -85,11 +85,7 @@ func (s *session) pingOpen(l pingLoop, r *workerResult, tk *ticker) error {
 			r.lastNS = done
 		}
 		chunk := pairs[:k]
-		if r.rec != nil {
-			r.rec.RecordChunk(chunk)
-		} else {
-			r.samples = append(r.samples, chunk...)
-		}
+		r.record(chunk, s.local.KeepSamples)
 		tk.latency(ol, chunk, c.Size)
 		ol.ResetSamples()
 		if again, err := outcome(st, err); !again {

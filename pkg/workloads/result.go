@@ -171,6 +171,7 @@ func latency(res *report.Result, workers []workerResult) {
 			rec.Merge(r.rec)
 		}
 		res.SamplesNS = append(res.SamplesNS, r.samples...)
+		res.RawNS = append(res.RawNS, r.raw...)
 	}
 	res.Ops = uint64(len(res.SamplesNS))
 	if rec.Count() > 0 || rec.OutOfRange() > 0 {

@@ -11,6 +11,7 @@ import (
 type workerResult struct {
 	samples  []int64                 // latency, iteration mode
 	rec      *report.LatencyRecorder // latency, duration mode
+	raw      []int64                 // duration mode: every sample too (KeepSamples)
 	ops      uint64                  // timed operations (bandwidth)
 	firstNS  int64                   // the timed span, on the engine clock
 	lastNS   int64
@@ -165,15 +166,24 @@ func (s *session) ping(l pingLoop, r *workerResult, tk *ticker) error {
 			remaining -= uint64(len(chunk))
 		}
 		chunk, skip = chunk[drop:], skip-drop
-		if r.rec != nil {
-			r.rec.RecordChunk(chunk)
-		} else {
-			r.samples = append(r.samples, chunk...)
-		}
+		r.record(chunk, s.local.KeepSamples)
 		tk.latency(l, chunk, c.Size)
 		if again, err := outcome(st, err); !again {
 			return err
 		}
+	}
+}
+
+// record keeps a batch of latencies: as raw samples (iteration mode) or
+// in the histogram (duration mode), with keep raw beside it too.
+func (r *workerResult) record(chunk []int64, keep bool) {
+	if r.rec == nil {
+		r.samples = append(r.samples, chunk...)
+		return
+	}
+	r.rec.RecordChunk(chunk)
+	if keep {
+		r.raw = append(r.raw, chunk...)
 	}
 }
 

@@ -54,20 +54,21 @@ func readmeCommands(t *testing.T) []string {
 // the README gains without a case here fails the test.
 func TestREADMECommands(t *testing.T) {
 	cases := map[string]func(t *testing.T, args []string){
-		"rdma-bench devices":                                           runsOK("rxe"),
-		"rdma-bench version":                                           runsOK("rdma-bench "),
-		"rdma-bench server":                                            nil, // with the next one
-		"rdma-bench run write_lat hostA -s 64":                         againstServer(false, "t_typical"),
-		"rdma-bench run write_lat --loopback -s 64":                    runsOK("t_typical(p50)[usec]"),
-		"rdma-bench run write_bw --loopback -a --sweep-max 64K -D 0.2": runsOK("65536"),
-		"rdma-bench server --persistent":                               nil, // with the next one
-		"rdma-bench suite hostA --sizes 64,64K":                        againstServer(true, "p50 ratio"),
-		"rdma-bench suite --loopback --sizes 64,64K":                   runsOK("BW ratio"),
-		"rdma-bench softroce up --netdev eth0":                         softroceUpStatusDown,
-		"rdma-bench softroce status":                                   nil, // in softroce
-		"rdma-bench softroce down rxe0":                                nil, // in softroce
-		"vm/run.sh -- ./rdma-bench devices":                            inVM("rxe"),
-		"vm/run.sh -- ./rdma-bench run write_lat --loopback":           inVM("t_typical"),
+		"rdma-bench devices":                                                 runsOK("rxe"),
+		"rdma-bench version":                                                 runsOK("rdma-bench "),
+		"rdma-bench server":                                                  nil, // with the next one
+		"rdma-bench run write_lat hostA -s 64":                               againstServer(false, "t_typical"),
+		"rdma-bench run write_lat --loopback -s 64":                          runsOK("t_typical(p50)[usec]"),
+		"rdma-bench run write_bw --loopback -a --sweep-max 64K -D 0.2":       runsOK("65536"),
+		"rdma-bench server --persistent":                                     nil, // with the next one
+		"rdma-bench suite hostA --sizes 64,64K":                              againstServer(true, "p50 ratio"),
+		"rdma-bench suite --loopback --sizes 64,64K":                         runsOK("BW ratio"),
+		"rdma-bench run write_lat --loopback -n 3000 --rate 3000,6000,12000": runsOK("load: write_lat 2 bytes: "),
+		"rdma-bench softroce up --netdev eth0":                               softroceUpStatusDown,
+		"rdma-bench softroce status":                                         nil, // in softroce
+		"rdma-bench softroce down rxe0":                                      nil, // in softroce
+		"vm/run.sh -- ./rdma-bench devices":                                  inVM("rxe"),
+		"vm/run.sh -- ./rdma-bench run write_lat --loopback":                 inVM("t_typical"),
 
 		// Whole-fabric sweeps.
 		"rdma-bench fabric write_lat write_bw --rank 0 --world-size 2 --coordinator hostA:18600": nil, // with the next one

@@ -179,6 +179,9 @@ rounds:
 				runErr = fmt.Errorf("%s: %w", what, err)
 				break rounds
 			}
+			if c := res.Counters; c != nil && c.Clean == nil {
+				fmt.Fprintf(os.Stderr, "rdma-bench: warning: %s: %s\n", what, c.Verdict)
+			}
 			if res.Status != report.StatusOK {
 				thin++
 				fmt.Fprintf(os.Stderr, "rdma-bench: %s: %s: %s\n", what, res.Status, res.Reason)

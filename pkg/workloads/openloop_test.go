@@ -93,3 +93,33 @@ func TestOpenLoopOverload(t *testing.T) {
 		t.Errorf("latency p99 %.0f ns, max %.0f ns; service p99 %.0f ns: the lag of an overloaded schedule is missing", lat.P99NS, lat.MaxNS, svc.P99NS)
 	}
 }
+
+// TestRateLimit: --rate on a bandwidth workload paces the stream, shared
+// among the threads: the message rate is the rate asked for, not what the
+// device could do.
+func TestRateLimit(t *testing.T) {
+	l := DefaultLocal()
+	l.Device = testenv.Device(t)
+	for _, mod := range []func(*Spec){
+		func(s *Spec) { s.Workload = "write_bw" },
+		func(s *Spec) { s.Workload, s.Threads, s.QPs = "send_bw", 2, 2 },
+	} {
+		s := NewSpec("")
+		s.Rate, s.Iterations, s.Size = 2000, 1000, 4096
+		mod(&s)
+		t.Run(name(s), func(t *testing.T) {
+			res := loopback(t, s, l)
+			b := report.Summarize(res).Bandwidth
+			if res.Status != report.StatusOK || b == nil {
+				t.Fatalf("status %s (%s)", res.Status, res.Reason)
+			}
+			got := b.MsgRateMpps * 1e6
+			t.Logf("%d operations at %.1f ops/s, limit 2000", res.Ops, got)
+			// The span runs from the first post to the last completion:
+			// n operations are n-1 intervals.
+			if got > 2000*float64(res.Ops)/float64(res.Ops-1)*1.01 || got < 2000*0.9 {
+				t.Errorf("%.1f ops/s under a limit of 2000", got)
+			}
+		})
+	}
+}

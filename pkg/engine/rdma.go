@@ -255,16 +255,12 @@ func (g *Engine) result(ret C.int) error {
 // iteration is kept, plus one final timestamp after the last: Samples
 // returns them. Warm-up runs with record false.
 func (g *Engine) Ping(n uint64, deadlineNS int64, record bool) (Status, error) {
-	rec := C.int(0)
-	if record {
-		rec = 1
-	}
-	ret := C.rb_ping(g.e, C.uint64_t(n), C.int64_t(deadlineNS), rec)
+	ret := C.rb_ping(g.e, C.uint64_t(n), C.int64_t(deadlineNS), cBool(record))
 	return Status(ret), g.result(ret)
 }
 
 // StartOpen starts an open loop's schedule now: PingOpen's operation i is
-// due Schedule's i * 10^9 / rate ns after it.
+// due i * 10^9 / rate ns later.
 func (g *Engine) StartOpen() { C.rb_engine_start_open(g.e) }
 
 // PingOpen runs an open loop (spec.Rate, spec.Slots): up to n operations
@@ -272,11 +268,7 @@ func (g *Engine) StartOpen() { C.rb_engine_start_open(g.e) }
 // flight; with record, each completed operation's post and completion
 // times are kept (OpenSamples). StatusFull: take the samples, call again.
 func (g *Engine) PingOpen(n uint64, deadlineNS int64, record bool) (Status, error) {
-	rec := C.int(0)
-	if record {
-		rec = 1
-	}
-	ret := C.rb_ping_open(g.e, C.uint64_t(n), C.int64_t(deadlineNS), rec)
+	ret := C.rb_ping_open(g.e, C.uint64_t(n), C.int64_t(deadlineNS), cBool(record))
 	return Status(ret), g.result(ret)
 }
 
@@ -320,11 +312,7 @@ func (g *Engine) Pong(n uint64) (Status, error) {
 // done, or for a receive-only call until StopRecv). With record, it keeps
 // (time, completed operations) at each signalled completion.
 func (g *Engine) Stream(nSend, nRecv uint64, deadlineNS int64, record bool) (Status, error) {
-	rec := C.int(0)
-	if record {
-		rec = 1
-	}
-	ret := C.rb_stream(g.e, C.uint64_t(nSend), C.uint64_t(nRecv), C.int64_t(deadlineNS), rec)
+	ret := C.rb_stream(g.e, C.uint64_t(nSend), C.uint64_t(nRecv), C.int64_t(deadlineNS), cBool(record))
 	return Status(ret), g.result(ret)
 }
 
@@ -396,3 +384,11 @@ func (g *Engine) LiveOps() uint64 { return uint64(C.rb_engine_live_ops(g.e)) }
 
 // Received is the number of receive completions, all QPs.
 func (g *Engine) Received() uint64 { return uint64(g.e.recvd) }
+
+// cBool is b as C's int.
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -221,11 +221,7 @@ func (l *SockLoop) result(ret C.int) (Status, error) {
 // the last echo: Samples. After a failure, the last sample ends the last
 // complete iteration. Warm-up runs with record false.
 func (l *SockLoop) Ping(n uint64, deadlineNS int64, record bool) (Status, error) {
-	rec := C.int(0)
-	if record {
-		rec = 1
-	}
-	return l.result(C.rb_sock_ping(l.s, C.uint64_t(n), C.int64_t(deadlineNS), rec))
+	return l.result(C.rb_sock_ping(l.s, C.uint64_t(n), C.int64_t(deadlineNS), cBool(record)))
 }
 
 // Pong echoes n messages (Forever: until the peer ends the stream,

@@ -169,7 +169,7 @@ func (b *benchFlags) rateSweep(sp workloads.Spec) []workloads.Spec {
 	return append([]workloads.Spec{ref}, b.rate.Sweep(sp)...)
 }
 
-// oneRate refuses a --rate list where one rate is meant.
+// oneRate refuses a --rate list where one rate is meant (the server).
 func (b *benchFlags) oneRate(cmd string) error {
 	if b.rate.IsList() {
 		return usageError("--rate %s: %s takes one rate; a list (a latency-against-load curve) is run's", b.rate, cmd)

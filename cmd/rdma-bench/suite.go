@@ -31,6 +31,7 @@ func runSuite(ctx context.Context, args []string) error {
 	loopback := fs.Bool("loopback", false, "run both sides in this process, on one device")
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
 	fs.Lookup("duration").DefValue = "1"
+	_ = fs.MarkHidden("rate") // refused below: TCP has no open loop
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench suite HOST [flags]\n       rdma-bench suite --loopback [flags]\n\n")
 		fmt.Fprintf(os.Stderr, "Flags that mean something for some of the workloads only (-q, --validate, ...) apply to those.\n\n")
@@ -45,8 +46,8 @@ func runSuite(ctx context.Context, args []string) error {
 	if err := b.check(); err != nil {
 		return err
 	}
-	if err := b.oneRate("suite"); err != nil {
-		return err
+	if fs.Changed("rate") {
+		return usageError("--rate does not apply to the suite: it sets RDMA beside TCP, which has no open loop; use run WORKLOAD --rate")
 	}
 	if err := o.check(); err != nil {
 		return err

@@ -80,7 +80,7 @@ func chartCases() []chartCase {
 			chartCase{name: "cpu " + sw.name, texts: []string{"CPU time per GB moved (CPU s/GB, lower is better)", "write_bw", "tcp_bw", "0.1", "1", "10", "100"},
 				chart: func() (*Chart, error) { return CPUPerGBVsSize("CPU "+sw.name, cpuSeries(sizes), testCaption) }})
 	}
-	return cases
+	return append(cases, loadChartCases()...)
 }
 
 // TestChartSVG reads every chart's SVG as a viewer would: the title, axis

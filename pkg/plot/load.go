@@ -44,10 +44,11 @@ var (
 )
 
 // LatencyVsLoad draws latency against offered load on log-log axes: each
-// curve's p50 as a thick line with markers, its p99 thin and its p99.9
-// thin and faint, in the curve's colour (dashed for TCP); its closed-loop
-// p50 as a dotted horizontal line and its knee as a dash-dotted vertical
-// line in the same colour. The legend names the percentiles drawn.
+// curve's p50 as a thick line with markers, its p99 thin with small marks
+// and its p99.9 thin and faint, in the curve's colour and shape (dashed
+// for TCP); its closed-loop p50 as a dotted horizontal line and its knee
+// as a dash-dotted vertical line in the same colour. The legend names the
+// percentiles drawn.
 func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, error) {
 	names := make([]string, len(curves))
 	var rates []float64
@@ -73,23 +74,9 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 		pts := slices.Clone(c.Points)
 		slices.SortFunc(pts, func(a, b LoadPoint) int { return cmpFloat(a.OfferedOPS, b.OfferedOPS) })
 		st := styleFor(i, c.Family, 2)
-		tail := st.line
-		tail.Width = 0.9
-		faint := tail
-		faint.Color = faded(tail.Color, 0.5)
-		for j, t := range []struct {
-			sty draw.LineStyle
-			get func(LoadPoint) float64
-		}{{faint, func(p LoadPoint) float64 { return p.P99_9US }}, {tail, func(p LoadPoint) float64 { return p.P99US }}} {
-			if xy := loadXYs(pts, t.get); len(xy) > 0 {
-				tails[1-j] = true
-				l, err := plotter.NewLine(xy)
-				if err != nil {
-					return nil, fmt.Errorf("load chart %q: curve %q: %w", title, c.Name, err)
-				}
-				l.LineStyle = t.sty
-				p.Add(l)
-			}
+		if err := addTails(p, st, loadXYs(pts, func(p LoadPoint) float64 { return p.P99US }),
+			loadXYs(pts, func(p LoadPoint) float64 { return p.P99_9US }), &tails); err != nil {
+			return nil, fmt.Errorf("load chart %q: curve %q: %w", title, c.Name, err)
 		}
 		l, sc, err := plotter.NewLinePoints(loadXYs(pts, func(p LoadPoint) float64 { return p.P50US }))
 		if err != nil {
@@ -108,14 +95,7 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 		ch.legend = append(ch.legend, legendEntry{c.Name, seriesThumbs(st)})
 	}
 	p.Add(front...)
-	ch.legend = append(ch.legend, legendEntry{},
-		legendEntry{"p50 (median)", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 2}}}})
-	if tails[0] {
-		ch.legend = append(ch.legend, legendEntry{"p99", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 0.9}}}})
-	}
-	if tails[1] {
-		ch.legend = append(ch.legend, legendEntry{"p99.9", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: faded(grey, 0.5), Width: 0.9}}}})
-	}
+	ch.legend = append(ch.legend, percentileLegend(tails)...)
 	// With one curve the legend gives the figures too.
 	closedLabel, kneeLabel := "closed-loop p50", "knee (first rate past it)"
 	if len(curves) == 1 {

@@ -63,11 +63,15 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 	ch.fit = fitRooms(xRoom, nil)
 	valueSty := textStyle(9, false, color.Black)
 	valueSty.XAlign, valueSty.YAlign = draw.XRight, draw.YCenter
-	ch.side = &sidePanel{width: valueSty.Width("+000.0%"), draw: func(c draw.Canvas) {
+	// A regression's change is red and bold: red alone turns light grey
+	// in a grey-scale print, fainter than the others.
+	regSty := valueSty
+	regSty.Color, regSty.Font = regressed, sans(9, true)
+	ch.side = &sidePanel{width: regSty.Width("+000.0%"), draw: func(c draw.Canvas) {
 		for i, w := range rows {
 			sty := valueSty
 			if w.Regression {
-				sty.Color = regressed
+				sty = regSty
 			}
 			y := c.Min.Y + c.Size().Y*vg.Length((wp.y(i)-p.Y.Min)/(p.Y.Max-p.Y.Min))
 			c.FillText(sty, vg.Point{X: c.Max.X, Y: y}, signed(w.DeltaPct, 1)+"%")

@@ -67,10 +67,10 @@ func runReport(_ context.Context, args []string) error {
 	return nil
 }
 
-// figureSections are the report's latency, load, bandwidth and trend
-// sections: each side's table and the charts.
+// figureSections are the report's latency, load, bandwidth, spectra and
+// trend sections: each side's table and the charts.
 func figureSections(sides []*results.Side, charts map[string][]results.NamedChart) []plot.Section {
-	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency", "spectrum")}
+	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency")}
 	bw := plot.Section{Title: "Bandwidth and message rate", Charts: chartsOf(charts, "bandwidth", "msgrate", "cpu")}
 	for _, s := range sides {
 		name := "documents without a label"
@@ -105,8 +105,12 @@ func figureSections(sides []*results.Side, charts map[string][]results.NamedChar
 			}
 		}
 	}
+	// The spectra, one per latency point, come after the overview charts
+	// and tables rather than between them.
+	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
+		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
 	var out []plot.Section
-	for _, s := range []plot.Section{lat, load, bw} {
+	for _, s := range []plot.Section{lat, load, bw, spectra} {
 		if len(s.Tables) > 0 || len(s.Charts) > 0 {
 			out = append(out, s)
 		}

@@ -16,6 +16,11 @@ var reviewShots = os.Getenv("RDMA_BENCH_REVIEW_DIR") // where to keep the screen
 // absence a failure): each page loads with no console error, requests
 // nothing but itself, lays out every chart and is not blank.
 func TestReportInBrowser(t *testing.T) {
+	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
+		// make test's unit run on the host opens them, a missing browser a
+		// failure there; under the VM's emulation a page takes a minute.
+		t.Skip("the reports are opened by the unit tests on the host, not in the VM")
+	}
 	bin := plottest.NeedChromium(t)
 	for _, c := range []struct {
 		name   string

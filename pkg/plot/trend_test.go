@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -37,4 +38,17 @@ func TestTrendFarApartIsLog(t *testing.T) {
 		t.Errorf("y scale %T, want a log scale", ch.plot.Y.Scale)
 	}
 	checkNoOverlap(t, "trend far apart", texts)
+}
+
+// No two of the first 24 series share both colour and mark shape.
+func TestSeriesStylesDistinct(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 24 {
+		st := styleFor(i, RDMA, 2)
+		k := fmt.Sprintf("%v %T", st.line.Color, st.glyph.Shape)
+		if j, ok := seen[k]; ok {
+			t.Errorf("series %d and %d are both %s", j+1, i+1, k)
+		}
+		seen[k] = i
+	}
 }

@@ -7,13 +7,17 @@ VERSION := $(shell git describe --tags --dirty 2>/dev/null || echo devel)
 COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build deps test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
+.PHONY: all build deps browser test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
 
 all: build
 
 # Debian/Ubuntu packages the build and the tests need.
 deps:
 	@scripts/deps.sh
+
+# Debian's chromium, in which the unit tests open the HTML report.
+browser:
+	@scripts/browser.sh
 
 build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/rdma-bench
@@ -22,8 +26,9 @@ vet:
 	@test -z "$$(gofmt -l cmd pkg internal)" || { gofmt -l cmd pkg internal; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 
-unit: deps vet
-	$(GO) test -race -count=1 ./...
+# A missing browser fails the report's browser tests instead of skipping them.
+unit: deps browser vet
+	RDMA_BENCH_REQUIRE_BROWSER=1 $(GO) test -race -count=1 ./...
 
 integration: deps
 	scripts/integration.sh

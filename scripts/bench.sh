@@ -2,16 +2,69 @@
 # The main job: `rdma-bench suite`, RDMA write/read/send latency and
 # bandwidth against the TCP baseline at sizes 2 B to 1 MiB, side by side,
 # on the first RDMA device, or on soft-RoCE in the QEMU VM when this host
-# has none. The JSON document is saved under results/.
+# has none. The JSON document is saved under results/ (or --results-dir),
+# the HTML report of it (rdma-bench report: tables and charts) beside it,
+# and the report's path is the last line printed.
 # Extra arguments go to `rdma-bench suite` (e.g. --sizes 64,4K -D 2).
 set -euo pipefail
 root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 cd "$root"
 [ -x ./rdma-bench ] || go build -o rdma-bench ./cmd/rdma-bench
-cmd=(./rdma-bench suite --loopback --save "$@")
+
+# Where the document goes: the last --results-dir among the arguments, as
+# the suite reads them, else results.
+results=results
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+	case ${args[i]} in
+	--results-dir) results=${args[i + 1]:-} ;;
+	--results-dir=*) results=${args[i]#--results-dir=} ;;
+	esac
+done
+if ! mkdir -p "$results" || [ ! -w "$results" ]; then
+	echo "bench: cannot write into $results" >&2
+	exit 2
+fi
+
+# The suite saves into a fresh directory of its own, inside the work tree
+# that the VM shares, so that the one document there is the one it wrote.
+mkdir -p .build
+fresh=$(mktemp -d "$root/.build/bench.XXXXXX")
+cmd=(./rdma-bench suite --loopback --save "$@" --results-dir "$fresh")
+status=0
 if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
-	"${cmd[@]}"
+	"${cmd[@]}" || status=$?
 else
 	echo "bench: no RDMA device on this host: running the suite on soft-RoCE in a QEMU VM (software-emulated: compare rows, not absolute figures)" >&2
-	vm/run.sh -- "${cmd[@]}"
+	vm/run.sh -- "${cmd[@]}" || status=$?
 fi
+
+shopt -s nullglob
+docs=("$fresh"/rdma-bench-*.json)
+if [ ${#docs[@]} -ne 1 ]; then
+	rmdir "$fresh" 2>/dev/null || true
+	echo "bench: the suite saved no document (exit $status)" >&2
+	exit $((status == 0 ? 1 : status))
+fi
+# Into the results directory, under the suite's name, never over a file.
+name=$(basename "${docs[0]}" .json)
+json=$results/$name.json
+n=0
+while [ -e "$json" ]; do
+	n=$((n + 1))
+	json=$results/$name-$n.json
+done
+mv -n "${docs[0]}" "$json"
+if [ -e "${docs[0]}" ]; then
+	echo "bench: could not move ${docs[0]} to $json: the document stays where it is" >&2
+	exit 1
+fi
+rmdir "$fresh"
+echo "bench: the document is $json (moved from the suite's own directory)" >&2
+
+# The report, made here from the saved document (the VM wrote it into the
+# shared work tree).
+html=${json%.json}.html
+./rdma-bench report "$json" -o "$html" --title "rdma-bench suite: RDMA against TCP ($(basename "$json"))" >&2
+echo "$html"
+exit "$status"

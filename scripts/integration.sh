@@ -58,6 +58,18 @@ fi
 		echo "--- FAIL: make bench"
 	fi
 } 2>&1 | tee -a "$log"
+# The main job's HTML report: beside the saved document, its path the last
+# line make bench printed.
+{
+	echo "=== RUN   make bench report"
+	res="$out/bench-results" # as above: that block ran in a subshell
+	html=$(tail -n 1 "$out/bench.log")
+	if [[ $html == "$res"/rdma-bench-*-suite.html && -s $html && -e ${html%.html}.json ]] && grep -q "<svg" "$html"; then
+		echo "--- PASS: make bench report ($html)"
+	else
+		echo "--- FAIL: make bench report (the last line is \"$html\", want the report beside the document in $res)"
+	fi
+} 2>&1 | tee -a "$log"
 passed=$(grep -c '^--- PASS' "$log" || true)
 failed=$(grep -c '^--- FAIL' "$log" || true)
 skipped=$(grep -c '^--- SKIP' "$log" || true)

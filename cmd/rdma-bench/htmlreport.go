@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -66,10 +67,10 @@ func runReport(_ context.Context, args []string) error {
 	return nil
 }
 
-// figureSections are the report's latency, bandwidth and trend sections:
-// each side's table and the charts.
+// figureSections are the report's latency, load, bandwidth, spectra and
+// trend sections: each side's table and the charts.
 func figureSections(sides []*results.Side, charts map[string][]results.NamedChart) []plot.Section {
-	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency", "spectrum")}
+	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency")}
 	bw := plot.Section{Title: "Bandwidth and message rate", Charts: chartsOf(charts, "bandwidth", "msgrate", "cpu")}
 	for _, s := range sides {
 		name := "documents without a label"
@@ -90,8 +91,26 @@ func figureSections(sides []*results.Side, charts map[string][]results.NamedChar
 			bw.Tables = append(bw.Tables, t)
 		}
 	}
+	load := plot.Section{Title: "Latency against offered load", Charts: chartsOf(charts, "load")}
+	if len(load.Charts) > 0 {
+		load.Notes = append(load.Notes, fmt.Sprintf("open-loop runs at a fixed offered rate (--rate): latency from each operation's due time; "+
+			"the knee is the first rate the run fell behind (achieved under %.0f%% of it) or its p99 passed %g times the lowest rate's",
+			report.KneeAchieved*100, report.KneeP99))
+		for _, c := range results.LoadCharts(sides) {
+			load.Notes = append(load.Notes, c.Summaries...)
+		}
+		for _, s := range sides {
+			if t := results.LoadTable(s); len(t.Rows) > 0 {
+				load.Tables = append(load.Tables, t)
+			}
+		}
+	}
+	// The spectra, one per latency point, come after the overview charts
+	// and tables rather than between them.
+	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
+		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
 	var out []plot.Section
-	for _, s := range []plot.Section{lat, bw} {
+	for _, s := range []plot.Section{lat, load, bw, spectra} {
 		if len(s.Tables) > 0 || len(s.Charts) > 0 {
 			out = append(out, s)
 		}

@@ -70,6 +70,17 @@ func TestREADMECommands(t *testing.T) {
 		"vm/run.sh -- ./rdma-bench devices":                                  inVM("rxe"),
 		"vm/run.sh -- ./rdma-bench run write_lat --loopback":                 inVM("t_typical"),
 
+		// Pictures: saved documents are the fixtures; what is written goes
+		// into a directory of the test's.
+		"rdma-bench plot results/rdma-bench-20261123-180001-suite.json --dir plots":      pictures(0, "plots/latency_vs_size.svg", "plots/bandwidth_vs_size.png"),
+		"rdma-bench report results/rdma-bench-20261123-180001-suite.json -o report.html": pictures(0, "report.html"),
+		"rdma-bench suite --loopback --sizes 64,64K --save --plot plots": pictures(0, "plots/latency_vs_size.svg", "plots/cpu_per_gb_vs_size.png",
+			"plots/spectrum_tcp_lat_TCP_poll_64KiB.svg"),
+		"rdma-bench run write_lat --loopback -n 2000 --rate 2000,5000,10000 --plot plots": pictures(0, "plots/load_write_lat_RC_poll_2B.svg",
+			"plots/spectrum_write_lat_RC_poll_2B.png"),
+		"rdma-bench compare base.json new.json --plot plots":         pictures(1, "plots/comparison.svg"), // exit 1: new.json is slower.json
+		"rdma-bench report new.json --base base.json -o report.html": pictures(0, "report.html"),
+
 		// Whole-fabric sweeps.
 		"rdma-bench fabric write_lat write_bw --rank 0 --world-size 2 --coordinator hostA:18600": nil, // with the next one
 		"rdma-bench fabric write_lat write_bw --rank 1 --world-size 2 --coordinator hostA:18600": fabricByHand,
@@ -167,6 +178,38 @@ func inVM(want string) func(*testing.T, []string) {
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), want) {
 			t.Fatalf("vm/run.sh %s: %v, want %q:\n%s", strings.Join(args, " "), err, want, out)
+		}
+	}
+}
+
+// pictures runs a plot, report, compare, or run or suite --plot command
+// with the README's documents replaced by fixtures (base.json and a suite
+// document by base.json, new.json by slower.json) and what it writes
+// (plots, report.html, --save's results) put into a directory of the
+// test's; it wants exit code and the files want there.
+func pictures(code int, want ...string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		dir := t.TempDir()
+		for i, a := range args {
+			switch {
+			case a == "base.json" || strings.HasPrefix(a, "results/rdma-bench-"):
+				args[i] = fixtures + "base.json"
+			case a == "new.json":
+				args[i] = fixtures + "slower.json"
+			case a == "plots" || a == "report.html":
+				args[i] = filepath.Join(dir, a)
+			case a == "--save":
+				args = append(args, "--results-dir", filepath.Join(dir, "results"))
+			}
+		}
+		r := run(t, 5*time.Minute, args...)
+		if r.code != code {
+			t.Fatalf("exit %d, want %d:\n%s\n%s", r.code, code, r.stdout, r.stderr)
+		}
+		for _, w := range want {
+			if _, err := os.Stat(filepath.Join(dir, w)); err != nil {
+				t.Errorf("%s not written: %v", w, err)
+			}
 		}
 	}
 }

@@ -26,9 +26,11 @@ func runRun(ctx context.Context, args []string) error {
 	var b benchFlags
 	var o outputFlags
 	var rep repeatFlags
+	var pf plotFlag
 	addBenchFlags(fs, &b)
 	addOutputFlags(fs, &o, report.DefaultEncoder)
 	addRepeatFlags(fs, &rep)
+	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, runUsage, strings.Join(workloads.Names(), ", "))
@@ -41,6 +43,9 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := pf.check(&o); err != nil {
 		return err
 	}
 	if err := rep.check(); err != nil {
@@ -72,7 +77,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runPoints(ctx, &b, &o, pts, at, rep)
+	return pf.after(runPoints(ctx, &b, &o, pts, at, rep))
 }
 
 // runTarget reads WORKLOAD and HOST (or --loopback) from the arguments.

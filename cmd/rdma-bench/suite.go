@@ -25,9 +25,11 @@ func runSuite(ctx context.Context, args []string) error {
 	var b benchFlags
 	var o outputFlags
 	var rep repeatFlags
+	var pf plotFlag
 	addBenchFlags(fs, &b)
 	addOutputFlags(fs, &o, comparisonEncoder)
 	addRepeatFlags(fs, &rep)
+	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run both sides in this process, on one device")
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
 	fs.Lookup("duration").DefValue = "1"
@@ -50,6 +52,9 @@ func runSuite(ctx context.Context, args []string) error {
 		return usageError("--rate does not apply to the suite: it sets RDMA beside TCP, which has no open loop; use run WORKLOAD --rate")
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := pf.check(&o); err != nil {
 		return err
 	}
 	if err := rep.check(); err != nil {
@@ -86,5 +91,5 @@ func runSuite(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runPoints(ctx, &b, &o, pts, at, rep)
+	return pf.after(runPoints(ctx, &b, &o, pts, at, rep))
 }

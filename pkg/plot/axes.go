@@ -72,10 +72,12 @@ func sizeAxis(p *plot.Plot, sizes []int) *axisRoom {
 	return r
 }
 
-// logYAxis makes p's y axis logarithmic; call it after adding the data.
+// logYAxis makes p's y axis logarithmic, from and to 1, 2 or 5 times a
+// power of ten so that both ends of the data have a label near them; call
+// it after adding the data.
 func logYAxis(p *plot.Plot) *axisRoom {
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Min, p.Y.Max = widenLog(p.Y.Min, p.Y.Max)
+	p.Y.Min, p.Y.Max = niceLogBounds(widenLog(p.Y.Min, p.Y.Max))
 	r := roomFor(&p.Y, true)
 	p.Y.Tick.Marker = logTicker{room: r}
 	return r
@@ -98,4 +100,25 @@ func linearYAxis(p *plot.Plot, fromZero bool) *axisRoom {
 	r := roomFor(&p.Y, true)
 	p.Y.Tick.Marker = niceTicker{room: r, spacing: 45}
 	return r
+}
+
+// niceLogBounds widens [lo, hi] (positive) outwards to the nearest 1, 2
+// or 5 times a power of ten.
+func niceLogBounds(lo, hi float64) (float64, float64) {
+	steps := []float64{1, 2, 5, 10}
+	e := math.Pow10(int(math.Floor(math.Log10(lo))))
+	down := e
+	for _, m := range steps {
+		if m*e <= lo*(1+1e-9) {
+			down = m * e
+		}
+	}
+	e = math.Pow10(int(math.Floor(math.Log10(hi))))
+	up := 10 * e
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i]*e >= hi*(1-1e-9) {
+			up = steps[i] * e
+		}
+	}
+	return down, up
 }

@@ -2,10 +2,11 @@ package plot
 
 import (
 	"bytes"
-	"image"
 	"image/png"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/plot/plottest"
 )
 
 // chartCase is a chart and what its picture must say.
@@ -80,7 +81,7 @@ func chartCases() []chartCase {
 			chartCase{name: "cpu " + sw.name, texts: []string{"CPU time per GB moved (CPU s/GB, lower is better)", "write_bw", "tcp_bw", "0.1", "1", "10", "100"},
 				chart: func() (*Chart, error) { return CPUPerGBVsSize("CPU "+sw.name, cpuSeries(sizes), testCaption) }})
 	}
-	return cases
+	return append(cases, loadChartCases()...)
 }
 
 // TestChartSVG reads every chart's SVG as a viewer would: the title, axis
@@ -158,25 +159,9 @@ func TestChartPNG(t *testing.T) {
 			if b := img.Bounds(); b.Dx() != int(w*96/72+0.5) || b.Dy() != int(h*96/72+0.5) {
 				t.Errorf("PNG is %dx%d pixels, want %.0fx%.0f (%gx%g pt at 96 dpi)", b.Dx(), b.Dy(), w*96/72, h*96/72, w, h)
 			}
-			if n := colours(img); n < 10 {
+			if n := plottest.Colours(img); n < 10 {
 				t.Errorf("PNG has %d colours: blank or nearly", n)
 			}
 		})
 	}
-}
-
-// colours counts an image's distinct colours, up to 1000.
-func colours(img image.Image) int {
-	seen := map[[4]uint32]bool{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 2 {
-		for x := b.Min.X; x < b.Max.X; x += 2 {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[[4]uint32{r, g, bl, a}] = true
-			if len(seen) >= 1000 {
-				return len(seen)
-			}
-		}
-	}
-	return len(seen)
 }

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // LatencyPoint is one message size's latency percentiles in microseconds.
@@ -30,7 +29,8 @@ type LatencySeries struct {
 
 // LatencyVsSize draws latency against message size on log-log axes: each
 // series' median (p50) as a thick line with markers, its p99 as a thin
-// line and its p99.9 as a thin faint line of the same colour and dash.
+// line with small marks and its p99.9 as a thin faint one, of the same
+// colour, dash and mark shape.
 func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Chart, error) {
 	names := make([]string, len(series))
 	var sizes []int
@@ -50,26 +50,14 @@ func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Char
 	ch := newChart(title, p, "latency (µs)", caption)
 	xRoom := sizeAxis(p, sizes)
 	var medians []plot.Plotter
+	var tails [2]bool
 	for i, s := range series {
 		pts := slices.Clone(s.Points)
 		slices.SortFunc(pts, func(a, b LatencyPoint) int { return a.SizeBytes - b.SizeBytes })
 		st := styleFor(i, s.Family, 2)
-		tail := st.line
-		tail.Width = 0.9
-		faint := tail
-		faint.Color = faded(tail.Color, 0.5)
-		for _, t := range []struct {
-			sty draw.LineStyle
-			get func(LatencyPoint) float64
-		}{{faint, func(p LatencyPoint) float64 { return p.P99_9US }}, {tail, func(p LatencyPoint) float64 { return p.P99US }}} {
-			if xy := latencyXYs(pts, t.get); len(xy) > 0 {
-				l, err := plotter.NewLine(xy)
-				if err != nil {
-					return nil, fmt.Errorf("latency chart %q: series %q: %w", title, s.Name, err)
-				}
-				l.LineStyle = t.sty
-				p.Add(l)
-			}
+		if err := addTails(p, st, latencyXYs(pts, func(p LatencyPoint) float64 { return p.P99US }),
+			latencyXYs(pts, func(p LatencyPoint) float64 { return p.P99_9US }), &tails); err != nil {
+			return nil, fmt.Errorf("latency chart %q: series %q: %w", title, s.Name, err)
 		}
 		l, sc, err := plotter.NewLinePoints(latencyXYs(pts, func(p LatencyPoint) float64 { return p.P50US }))
 		if err != nil {
@@ -80,10 +68,7 @@ func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Char
 		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
 	}
 	p.Add(medians...)
-	ch.legend = append(ch.legend, legendEntry{},
-		legendEntry{"p50 (median)", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 2}}}},
-		legendEntry{"p99", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 0.9}}}},
-		legendEntry{"p99.9", []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: faded(grey, 0.5), Width: 0.9}}}})
+	ch.legend = append(ch.legend, percentileLegend(tails)...)
 	yRoom := logYAxis(p)
 	ch.fit = fitRooms(xRoom, yRoom)
 	return ch, nil

@@ -2,7 +2,8 @@ package plot
 
 // reportHTML is the page template: inline CSS, no script, nothing
 // fetched. A chart keeps its natural size (720 pt = 960 px) and scales
-// down, keeping its proportions, in a narrower window.
+// down, keeping its proportions, in a narrower window; a table wider than
+// the page scrolls sideways, its cells unbroken.
 const reportHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -15,6 +16,8 @@ body { font-family: "Liberation Sans", Arimo, Arial, Helvetica, sans-serif; colo
 h1 { font-size: 1.6em; margin: 0 0 .4em; }
 h2 { font-size: 1.25em; margin: 1.6em 0 .5em; padding-top: .4em; border-top: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: .9em; }
+div.wide { overflow-x: auto; }
+td { white-space: nowrap; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -53,7 +56,7 @@ p.note { margin: .4em 0; }
 <figure>{{.}}</figure>
 {{- end}}
 {{- range $s.Tables}}
-<table>
+<div class="wide"><table>
 {{- if .Header}}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 {{- end}}
@@ -62,7 +65,7 @@ p.note { margin: .4em 0; }
 <tr>{{range .}}<td{{if numeric .}} class="num"{{end}}>{{.}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 </section>
 {{- end}}

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -74,6 +75,10 @@ func moreReviewCharts(t *testing.T, out map[string]*Chart) {
 	long, lts := longTrend()
 	ch, err = Trend("Twelve long labels", "p50 latency (µs)", long, lts, testCaption)
 	add("trend_long_labels", ch, err)
+	for _, c := range loadChartCases() {
+		ch, err := c.chart()
+		add(strings.ReplaceAll(c.name, " ", "_"), ch, err)
+	}
 	ch, err = Matrix("write_bw between host pairs (4 hosts)", matrix(4, "Gb/s"), testCaption)
 	add("matrix_4", ch, err)
 	ch, err = Matrix("write_bw between host pairs (16 hosts)", matrix(16, "Gb/s"), testCaption)

@@ -72,7 +72,7 @@ func Spectrum(title string, curves []SpectrumCurve, caption Caption) (*Chart, er
 		label := c.Name
 		for _, pt := range pts {
 			if pt.Percentile == 100 {
-				label = fmt.Sprintf("%s (max %s µs)", c.Name, strconv.FormatFloat(pt.ValueUS, 'g', 4, 64))
+				label = fmt.Sprintf("%s (max %s µs)", c.Name, formatValue(pt.ValueUS))
 				continue
 			}
 			xy = append(xy, plotter.XY{X: 1 / (1 - pt.Percentile/100), Y: pt.ValueUS})

@@ -45,11 +45,12 @@ var seriesColours = []color.RGBA{
 }
 
 // glyphs give each series a marker shape of its own, so series of one
-// family still read apart without colour.
-// Filled shapes first: outlines are faint at this size.
+// family still read apart without colour. Filled shapes first: outlines
+// are faint at this size. One more shape than colours, so that the eighth
+// series (four workloads under two labels) is not the first again.
 var glyphs = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{},
-	draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
+	draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.SquareGlyph{},
 }
 
 var (

@@ -116,3 +116,39 @@ func TestPercentileTicks(t *testing.T) {
 		t.Errorf("percentile labels %v, want %v", got, want)
 	}
 }
+
+func TestFormatRate(t *testing.T) {
+	for v, want := range map[float64]string{1: "1", 500: "500", 999: "999", 1000: "1k", 2500: "2.5k", 20000: "20k",
+		999999: "1M", 1e6: "1M", 1.5e6: "1.5M", 2e9: "2G", 0.5: "0.5"} {
+		if got := FormatRate(v); got != want {
+			t.Errorf("FormatRate(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestNiceLogBounds(t *testing.T) {
+	for _, c := range []struct{ lo, hi, wantLo, wantHi float64 }{
+		{12, 130000, 10, 200000}, {4.51, 96, 2, 100}, {1, 10, 1, 10}, {0.031, 0.049, 0.02, 0.05}, {6, 7, 5, 10},
+	} {
+		lo, hi := niceLogBounds(c.lo, c.hi)
+		if math.Abs(lo/c.wantLo-1) > 1e-9 || math.Abs(hi/c.wantHi-1) > 1e-9 {
+			t.Errorf("niceLogBounds(%v, %v) = %v, %v; want %v, %v", c.lo, c.hi, lo, hi, c.wantLo, c.wantHi)
+		}
+	}
+}
+
+func TestRateTicks(t *testing.T) {
+	axis := plot.New().X
+	axis.Tick.Label.Font = sans(10, false)
+	axis.Scale = plot.LogScale{}
+	room := roomFor(&axis, false)
+	room.length = 600
+	// Few rates: each labelled.
+	if got := labels(rateTicker{rates: loadRates, room: room}.Ticks(900, 55000)); !slices.Equal(got, []string{"1k", "2k", "5k", "10k", "20k", "50k"}) {
+		t.Errorf("six rates: labels %v", got)
+	}
+	// Many: powers of ten.
+	if got := labels(rateTicker{rates: manyRates, room: room}.Ticks(900, 1.1e6)); !slices.Equal(got, []string{"1k", "10k", "100k", "1M"}) {
+		t.Errorf("ten rates: labels %v", got)
+	}
+}

@@ -27,7 +27,8 @@ type TrendSeries struct {
 // Trend draws metrics across ordered labels (firmware versions, kernel
 // releases, dates): each series' medians as a line with markers and an
 // error bar over its interval, series nudged apart sideways so their bars
-// do not hide each other. metric names the y axis with its unit, e.g.
+// do not hide each other; the y axis is logarithmic when the values span
+// more than a factor of ten. metric names the y axis with its unit, e.g.
 // "p50 latency (µs)".
 func Trend(title, metric string, labels []string, series []TrendSeries, caption Caption) (*Chart, error) {
 	if metric == "" {
@@ -92,7 +93,15 @@ func Trend(title, metric string, labels []string, series []TrendSeries, caption 
 		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
 	}
 	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
-	yRoom := linearYAxis(p, false)
+	// Series of sizes far apart (64 B and 64 KiB) share a log axis, where
+	// each one's change reads as a ratio; a linear one would flatten the
+	// small.
+	var yRoom *axisRoom
+	if p.Y.Min > 0 && p.Y.Max/p.Y.Min > 10 {
+		yRoom = logYAxis(p)
+	} else {
+		yRoom = linearYAxis(p, false)
+	}
 	fitY := fitRooms(nil, yRoom)
 	ch.fit = func(c draw.Canvas) { fitX(c); fitY(c) }
 	return ch, nil

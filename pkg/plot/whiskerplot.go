@@ -56,9 +56,9 @@ func (wp *whiskerPlot) Plot(c draw.Canvas, p *plot.Plot) {
 			x := trX(*t)
 			c.StrokeLine2(threshLine, x, y-rowH*0.38, x, y+rowH*0.38)
 		}
-		glyph, clr := okGlyph, color.Color(okColour)
+		glyph, clr := outcomeMarks[w.mark()].glyph, color.Color(okColour)
 		if w.Regression {
-			glyph, clr = regGlyph, regressed
+			clr = regressed
 		}
 		if !math.IsNaN(w.LoPct) {
 			sty := draw.LineStyle{Color: clr, Width: 1.2}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -12,28 +13,58 @@ import (
 
 // Whisker is one compared metric: its change against the baseline in per
 // cent with the 95% interval of that change, the threshold it is held to
-// (nil when none; a positive threshold flags rises, a negative one drops)
-// and whether the comparison called it a regression.
+// (nil when none: not gated; a positive threshold flags rises, a negative
+// one drops) and the gate's outcome: a regression, or inconclusive (the
+// interval unknown or across the threshold), else within the threshold.
 type Whisker struct {
 	Label        string
 	DeltaPct     float64
 	LoPct, HiPct float64 // the 95% interval; both NaN when unknown
 	ThresholdPct *float64
 	Regression   bool
+	Inconclusive bool
 }
 
 var (
-	okColour   = seriesColours[0]
-	okGlyph    = draw.GlyphStyle{Color: okColour, Radius: 3.5, Shape: draw.CircleGlyph{}}
-	regGlyph   = draw.GlyphStyle{Color: regressed, Radius: 5, Shape: draw.PyramidGlyph{}}
-	threshLine = draw.LineStyle{Color: color.Gray{0x33}, Width: 1.6}
+	okColour     = seriesColours[0]
+	okGlyph      = draw.GlyphStyle{Color: okColour, Radius: 3.5, Shape: draw.CircleGlyph{}}
+	regGlyph     = draw.GlyphStyle{Color: regressed, Radius: 5, Shape: draw.PyramidGlyph{}}
+	undecGlyph   = draw.GlyphStyle{Color: color.Black, Radius: 4, Shape: draw.RingGlyph{}}
+	notGateGlyph = draw.GlyphStyle{Color: grey, Radius: 3.5, Shape: draw.BoxGlyph{}}
+	threshLine   = draw.LineStyle{Color: color.Gray{0x33}, Width: 1.6}
 )
 
-// ComparisonWhiskers draws one row per metric, first on top: a dot at the
+// outcomeMarks are how a row's change is drawn by its outcome, and what
+// the legend calls it, in the legend's order.
+var outcomeMarks = []struct {
+	glyph draw.GlyphStyle
+	name  string
+}{
+	{okGlyph, "within threshold"}, {regGlyph, "regression"},
+	{undecGlyph, "inconclusive"}, {notGateGlyph, "not gated (no threshold)"},
+}
+
+// mark is the index in outcomeMarks of the row's mark.
+func (w Whisker) mark() int {
+	switch {
+	case w.Regression:
+		return 1
+	case w.Inconclusive:
+		return 2
+	case w.ThresholdPct == nil:
+		return 3
+	}
+	return 0
+}
+
+// ComparisonWhiskers draws one row per metric, first on top: a mark at the
 // change in per cent, a whisker over its 95% interval, a short bar at its
-// threshold. Regressions are filled red triangles, the others blue dots, so they
-// read apart in grey-scale too; the change is also written right of the
-// plot. The chart grows with the rows so that 40 labels stay readable.
+// threshold. The mark says the gate's outcome by its shape as well as its
+// colour, so that it reads in grey-scale too: a filled red triangle for a
+// regression, a ring for an inconclusive row, a blue dot within the
+// threshold, a grey square where no threshold applies. The change is also
+// written right of the plot. The chart grows with the rows so that 40
+// labels stay readable.
 func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("comparison %q: no rows: want at least one metric", title)
@@ -63,22 +94,41 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 	ch.fit = fitRooms(xRoom, nil)
 	valueSty := textStyle(9, false, color.Black)
 	valueSty.XAlign, valueSty.YAlign = draw.XRight, draw.YCenter
-	ch.side = &sidePanel{width: valueSty.Width("+000.0%"), draw: func(c draw.Canvas) {
+	// A regression's change is red and bold: red alone turns light grey
+	// in a grey-scale print, fainter than the others.
+	regSty := valueSty
+	regSty.Color, regSty.Font = regressed, sans(9, true)
+	width := regSty.Width("+000.0%")
+	for _, w := range rows {
+		width = max(width, regSty.Width(signed(w.DeltaPct, 1)+"%"))
+	}
+	ch.side = &sidePanel{width: width, draw: func(c draw.Canvas) {
 		for i, w := range rows {
 			sty := valueSty
 			if w.Regression {
-				sty.Color = regressed
+				sty = regSty
 			}
 			y := c.Min.Y + c.Size().Y*vg.Length((wp.y(i)-p.Y.Min)/(p.Y.Max-p.Y.Min))
 			c.FillText(sty, vg.Point{X: c.Max.X, Y: y}, signed(w.DeltaPct, 1)+"%")
 		}
 	}}
 	whisk := draw.LineStyle{Color: grey, Width: 1.2}
-	ch.legend = []legendEntry{
-		{"within threshold", []plot.Thumbnailer{glyphThumb{okGlyph}}},
-		{"regression", []plot.Thumbnailer{glyphThumb{regGlyph}}},
-		{"95% interval", []plot.Thumbnailer{whiskerThumb{whisk}}},
-		{"threshold", []plot.Thumbnailer{barThumb{threshLine}}},
+	// The outcomes the rows have, then the whisker and the threshold if
+	// drawn.
+	seen := make([]bool, len(outcomeMarks))
+	for _, w := range rows {
+		seen[w.mark()] = true
+	}
+	for i, m := range outcomeMarks {
+		if seen[i] {
+			ch.legend = append(ch.legend, legendEntry{m.name, []plot.Thumbnailer{glyphThumb{m.glyph}}})
+		}
+	}
+	if slices.ContainsFunc(rows, func(w Whisker) bool { return !math.IsNaN(w.LoPct) }) {
+		ch.legend = append(ch.legend, legendEntry{"95% interval", []plot.Thumbnailer{whiskerThumb{whisk}}})
+	}
+	if slices.ContainsFunc(rows, func(w Whisker) bool { return w.ThresholdPct != nil }) {
+		ch.legend = append(ch.legend, legendEntry{"threshold", []plot.Thumbnailer{barThumb{threshLine}}})
 	}
 	return ch, nil
 }

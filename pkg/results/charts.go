@@ -12,8 +12,9 @@ import (
 
 // ChartKinds are the kinds of chart [Charts] draws, in order: latency vs
 // size, bandwidth vs size, message rate vs size, CPU per GB vs size, a
-// spectrum per latency point, and trends across labels.
-var ChartKinds = []string{"latency", "bandwidth", "msgrate", "cpu", "spectrum", "trend"}
+// spectrum per latency point, latency vs offered load per load curve, and
+// trends across labels.
+var ChartKinds = []string{"latency", "bandwidth", "msgrate", "cpu", "spectrum", "load", "trend"}
 
 // NamedChart is a chart with its file name (without extension).
 type NamedChart struct {
@@ -101,6 +102,18 @@ func Charts(sides []*Side, opt ChartOptions, caption plot.Caption) (map[string][
 		for _, sp := range spectra {
 			ch, err := plot.Spectrum(sp.Title, sp.Curves, caption)
 			if err := add("spectrum", sp.Name, ch, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if want("load") {
+		curves := LoadCharts(sides)
+		if len(curves) == 0 {
+			missing = append(missing, errors.New("load: no load curve in the documents: a latency-against-load chart needs a latency point run at two offered rates or more (rdma-bench run WORKLOAD --rate 1000,2000,5000)"))
+		}
+		for _, c := range curves {
+			ch, err := plot.LatencyVsLoad(c.Title, c.Curves, caption)
+			if err := add("load", c.Name, ch, err); err != nil {
 				return nil, err
 			}
 		}

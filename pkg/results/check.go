@@ -32,6 +32,11 @@ func checkResult(r *Result) error {
 	if err := positive("bw_peak_gbps", r.BwPeakGbps); err != nil {
 		return fmt.Errorf("%s.%w", where, err)
 	}
+	if r.OpenLoop != nil {
+		if err := checkOpenLoop(r.OpenLoop); err != nil {
+			return fmt.Errorf("%s.%w", where, err)
+		}
+	}
 	for i, run := range r.Runs {
 		if run == nil {
 			return fmt.Errorf("%s.runs[%d] is null: want a run object", where, i)

@@ -10,10 +10,13 @@
 // measured parameter; [Matching.Series] gives one compare.Series per point
 // and metric, and [MetaDiff] the metadata that differs between the sides.
 // For charts, [Sides] splits documents by label; [LatencySeries],
-// [RateSeries], [CPUPerGBSeries], [Spectra], [Trends], [Whiskers] and
-// [CaptionOf] build the inputs of pkg/plot's charts, [Charts] and
-// [ComparisonCharts] draw them, and [LatencyTable], [BandwidthTable] and
-// [ComparisonTable] tabulate the figures for a report.
+// [RateSeries], [CPUPerGBSeries], [Spectra], [LoadCharts], [Trends],
+// [Whiskers] and [CaptionOf] build the inputs of pkg/plot's charts,
+// [Charts] and [ComparisonCharts] draw them, and [LatencyTable],
+// [BandwidthTable], [LoadTable] and [ComparisonTable] tabulate the figures
+// for a report. Points that differ only in their offered rate (params
+// rate, an open-loop run) are kept apart: the latency-against-size chart
+// draws the closed loop, [LoadCharts] the rates.
 //
 // The schema read is docs/json.md's (schema_version 2). A document from
 // before the per-run figures (no "runs" key) is read as one run per point,

@@ -26,6 +26,9 @@ type Document struct {
 	StartedAt     time.Time `json:"started_at"`
 	Args          []string  `json:"args"`
 	Results       []*Result `json:"results"`
+	// LoadCurves are the document's verdicts on its latency-against-load
+	// curves (points run at several offered rates); nil when none.
+	LoadCurves []*LoadCurve `json:"load_curves"`
 }
 
 // Tool identifies the program that wrote a document.
@@ -135,6 +138,9 @@ type Result struct {
 	CPU        CPUPair                    `json:"cpu"`
 	Params     map[string]json.RawMessage `json:"params"`
 	Runs       []*Run                     `json:"runs"`
+	// OpenLoop is what an open-loop run at a fixed offered rate (params
+	// rate) measured beside its latency; nil for a closed-loop run.
+	OpenLoop *OpenLoop `json:"open_loop"`
 
 	// Index is the result's position in the document, from 0.
 	Index int `json:"-"`

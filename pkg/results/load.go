@@ -162,6 +162,14 @@ func Parse(b []byte) (*Document, error) {
 		}
 		normalizeRuns(r)
 	}
+	for i, c := range d.LoadCurves {
+		if c == nil {
+			return nil, fmt.Errorf("load_curves[%d] is null: want a curve object", i)
+		}
+		if err := checkLoadCurve(c); err != nil {
+			return nil, fmt.Errorf("load_curves[%d] (%s %s): %w", i, c.Workload, FormatSize(c.SizeBytes), err)
+		}
+	}
 	return &d, nil
 }
 

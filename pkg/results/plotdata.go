@@ -87,10 +87,14 @@ func sideName(s *Side) string {
 // LatencySeries returns the latency-vs-size series of the sides' latency
 // points: p50, p99 and p99.9 from each point's merged figures (see
 // [Point.Figure]); a missing tail percentile is NaN, a point without p50
-// is left out.
+// is left out. The open-loop points of a load curve are left out too
+// (they have a chart of their own, [LoadCharts]): a point run closed loop
+// and at several rates is drawn closed loop; a point run at one rate is a
+// line of its own ("write_lat at 5000 ops/s").
 func LatencySeries(sides []*Side) []plot.LatencySeries {
 	var out []plot.LatencySeries
-	for _, l := range lines(sides, func(p *Point) bool { return p.Latency }) {
+	curve := onLoadCurve(sides)
+	for _, l := range lines(sides, func(p *Point) bool { return p.Latency && !curve[p] }) {
 		s := plot.LatencySeries{Name: l.name, Family: l.family}
 		for _, p := range l.points {
 			p50, ok := p.Figure(compare.LatP50.Name)

@@ -145,7 +145,8 @@ func TestTrends(t *testing.T) {
 }
 
 // TestWhiskers: the change and its interval, the gate's threshold edge,
-// and a regression where the gate failed; an unbounded interval is none.
+// a regression where the gate failed, inconclusive where it could not
+// decide; an unbounded interval is none.
 func TestWhiskers(t *testing.T) {
 	lo := compare.Row{Point: "write_lat RC poll 64 B", Metric: compare.LatP50, ChangePct: 8, ChangeLoPct: 7, ChangeHiPct: 9}
 	bw := compare.Row{Point: "write_bw RC poll 64 KiB", Metric: compare.BW, ChangePct: -12, ChangeLoPct: math.Inf(-1), ChangeHiPct: math.Inf(1)}
@@ -155,8 +156,13 @@ func TestWhiskers(t *testing.T) {
 		*ws[0].ThresholdPct != 5 || ws[0].Regression != (g.Rows[0].Outcome == compare.OutcomeFail) {
 		t.Errorf("latency whisker %+v (outcome %v)", ws[0], g.Rows[0].Outcome)
 	}
-	if !math.IsNaN(ws[1].LoPct) || !math.IsNaN(ws[1].HiPct) || *ws[1].ThresholdPct != -3 || ws[1].Regression {
-		t.Errorf("bandwidth whisker %+v", ws[1])
+	// An unbounded interval cannot clear the threshold: inconclusive.
+	if !math.IsNaN(ws[1].LoPct) || !math.IsNaN(ws[1].HiPct) || *ws[1].ThresholdPct != -3 || ws[1].Regression ||
+		!ws[1].Inconclusive || g.Rows[1].Outcome != compare.OutcomeInconclusive {
+		t.Errorf("bandwidth whisker %+v (outcome %v)", ws[1], g.Rows[1].Outcome)
+	}
+	if ws[0].Inconclusive != (g.Rows[0].Outcome == compare.OutcomeInconclusive) {
+		t.Errorf("latency whisker inconclusive %v, outcome %v", ws[0].Inconclusive, g.Rows[0].Outcome)
 	}
 }
 

@@ -157,11 +157,13 @@ func admit(d *Document, r *Result, opt Options) error {
 var usual = map[string][]string{
 	"qps": {"", "0", "1"}, "threads": {"", "0", "1"}, "post_list": {"", "0", "1"},
 	"bidir": {"", "false"}, "imm": {"", "false"}, "rdma_cm": {"", "false"}, "atomic": {"", "fadd"},
+	"rate": {"", "0"},
 }
 
 // Describe names a point as the comparison's rows do: "write_lat RC poll
 // 64 B", then every parameter off its usual value ("qps=4") and every one
-// named in also ("tx_depth=128"), in IdentityParams' order.
+// named in also ("tx_depth=128"), in IdentityParams' order; an offered
+// rate reads "at 5000 ops/s", and no rate, named in also, "closed loop".
 func Describe(k Key, also map[string]bool) string {
 	parts := []string{k.Workload}
 	if k.Transport != "" {
@@ -181,6 +183,10 @@ func paramTags(k Key, also map[string]bool) []string {
 		v := k.Params[i]
 		u, hasUsual := usual[p]
 		if also[p] || (hasUsual && !slices.Contains(u, v)) {
+			if p == "rate" {
+				tags = append(tags, rateTag(v))
+				continue
+			}
 			if v == "" {
 				v = "none"
 			}
@@ -199,4 +205,12 @@ func Names(pts []*Point) []string {
 		out[i] = Describe(p.Key, vary[p.Key.coarse()])
 	}
 	return out
+}
+
+// rateTag names a point's offered rate: "at 5000 ops/s", or "closed loop".
+func rateTag(v string) string {
+	if v == "" || v == "0" {
+		return "closed loop"
+	}
+	return "at " + v + " ops/s"
 }

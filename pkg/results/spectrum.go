@@ -1,6 +1,7 @@
 package results
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -87,7 +88,9 @@ type SpectrumChart struct {
 
 // Spectra returns one spectrum chart per latency point of the sides, in
 // order found, each with a curve per side that has the point (named by
-// the side's label, or by the point with a single unlabelled side).
+// the side's label, or by the point with a single unlabelled side). The
+// points of a load curve share one chart, a curve per offered rate and
+// one closed loop ("at 5000 ops/s", "closed loop").
 func Spectra(sides []*Side) ([]SpectrumChart, error) {
 	var out []SpectrumChart
 	idx := map[Key]int{}
@@ -97,6 +100,15 @@ func Spectra(sides []*Side) ([]SpectrumChart, error) {
 	}
 	vary := varying(all, nil)
 	for _, s := range sides {
+		group := map[*Point]Key{}
+		for _, g := range loadGroups(s) {
+			for _, p := range g.open {
+				group[p] = g.key
+			}
+			if g.closed != nil {
+				group[g.closed] = g.key
+			}
+		}
 		for _, p := range s.Points {
 			if !p.Latency {
 				continue
@@ -108,12 +120,23 @@ func Spectra(sides []*Side) ([]SpectrumChart, error) {
 			if pts == nil {
 				continue
 			}
+			key, title, rate := p.Key, "", ""
 			label := Describe(p.Key, vary[p.Key.coarse()])
-			i, ok := idx[p.Key]
+			if gk, ok := group[p]; ok {
+				key, rate = gk, rateTag(p.Key.Param("rate"))
+				also := maps.Clone(vary[gk.coarse()])
+				delete(also, "rate")
+				label = Describe(gk, also)
+				title = label + ": latency spectrum at each offered rate"
+			}
+			i, ok := idx[key]
 			if !ok {
 				i = len(out)
-				idx[p.Key] = i
-				out = append(out, SpectrumChart{Name: "spectrum_" + FileName(label), Title: label + ": latency spectrum"})
+				idx[key] = i
+				if title == "" {
+					title = label + ": latency spectrum"
+				}
+				out = append(out, SpectrumChart{Name: "spectrum_" + FileName(label), Title: title})
 			}
 			name := s.Label
 			if name == "" {
@@ -121,6 +144,12 @@ func Spectra(sides []*Side) ([]SpectrumChart, error) {
 				if len(sides) > 1 {
 					name = "no label"
 				}
+			}
+			switch {
+			case rate != "" && len(sides) == 1 && s.Label == "":
+				name = rate
+			case rate != "":
+				name += ", " + rate
 			}
 			out[i].Curves = append(out[i].Curves, plot.SpectrumCurve{Name: name, Family: familyOf(p), Points: pts})
 		}
@@ -161,8 +190,9 @@ func (m *Matching) PairSpectra(baseName, newName string) ([]SpectrumChart, error
 }
 
 // FileName turns a point's label into a file name: "write_lat RC poll
-// 64 KiB qps=4" becomes "write_lat_RC_poll_64KiB_qps4".
+// 64 KiB qps=4" becomes "write_lat_RC_poll_64KiB_qps4", "... at 5000
+// ops/s" "..._at_5000ops".
 func FileName(label string) string {
-	r := strings.NewReplacer(" B", "B", " KiB", "KiB", " MiB", "MiB", " GiB", "GiB", "=", "", "->", "-", " ", "_", "/", "_", "\\", "_")
+	r := strings.NewReplacer(" B", "B", " KiB", "KiB", " MiB", "MiB", " GiB", "GiB", " ops/s", "ops", "=", "", "->", "-", " ", "_", "/", "_", "\\", "_")
 	return r.Replace(label)
 }

@@ -134,7 +134,8 @@ func Whiskers(g compare.GateResult) []plot.Whisker {
 	out := make([]plot.Whisker, 0, len(g.Rows))
 	for _, r := range g.Rows {
 		w := plot.Whisker{Label: r.Point + " " + r.Metric.Name, DeltaPct: r.ChangePct,
-			LoPct: r.ChangeLoPct, HiPct: r.ChangeHiPct, Regression: r.Outcome == compare.OutcomeFail}
+			LoPct: r.ChangeLoPct, HiPct: r.ChangeHiPct, Regression: r.Outcome == compare.OutcomeFail,
+			Inconclusive: r.Outcome == compare.OutcomeInconclusive}
 		if math.IsInf(w.LoPct, 0) || math.IsInf(w.HiPct, 0) || math.IsNaN(w.LoPct) || math.IsNaN(w.HiPct) {
 			w.LoPct, w.HiPct = math.NaN(), math.NaN()
 		}

@@ -1,0 +1,134 @@
+package results
+
+import (
+	"maps"
+	"math"
+	"strconv"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/plot"
+)
+
+// LoadChart is the input of one latency-against-load chart: a latency
+// point measured at several offered rates, a curve per side.
+type LoadChart struct {
+	// Name is a file name without extension, such as
+	// "load_write_lat_RC_poll_64B".
+	Name   string
+	Title  string
+	Curves []plot.LoadCurve
+	// Summaries are the documents' verdicts on the curves, as they
+	// recorded them (load_curves' summary), each side's label first when
+	// there are several sides.
+	Summaries []string
+}
+
+// LoadCharts returns a latency-against-load chart for every latency point
+// the sides measured at two offered rates or more, in the order found:
+// p50, p99 and p99.9 at each rate, the closed-loop p50 when the point was
+// run closed loop too, and the knee the documents recorded.
+func LoadCharts(sides []*Side) []LoadChart {
+	var out []LoadChart
+	idx := map[Key]int{}
+	for _, s := range sides {
+		for _, g := range loadGroups(s) {
+			label := g.label(sides)
+			i, ok := idx[g.key]
+			if !ok {
+				i = len(out)
+				idx[g.key] = i
+				out = append(out, LoadChart{Name: "load_" + FileName(label), Title: label + ": latency against offered load"})
+			}
+			name := label
+			if len(sides) > 1 {
+				name = sideName(s)
+			}
+			c := plot.LoadCurve{Name: name, Family: familyOf(g.open[0]), ClosedP50US: math.NaN()}
+			for _, p := range g.open {
+				p50, ok := p.Figure(compare.LatP50.Name)
+				if !ok {
+					continue
+				}
+				c.Points = append(c.Points, plot.LoadPoint{OfferedOPS: float64(p.Key.RateOPS()), P50US: p50,
+					P99US: figureOrNaN(p, compare.LatP99.Name), P99_9US: figureOrNaN(p, compare.LatP99_9.Name)})
+			}
+			if len(c.Points) == 0 {
+				continue
+			}
+			if g.closed != nil {
+				c.ClosedP50US = figureOrNaN(g.closed, compare.LatP50.Name)
+			}
+			knee, sums := g.verdict()
+			c.KneeOPS = float64(knee)
+			if len(sides) > 1 {
+				for j := range sums {
+					sums[j] = sideName(s) + ": " + sums[j]
+				}
+			}
+			out[i].Curves = append(out[i].Curves, c)
+			out[i].Summaries = append(out[i].Summaries, sums...)
+		}
+	}
+	return out
+}
+
+// label names the group's point without its rate, as [Describe] does
+// with the parameters that vary among the sides' points.
+func (g *loadGroup) label(sides []*Side) string {
+	var all []*Point
+	for _, s := range sides {
+		all = append(all, s.Points...)
+	}
+	also := maps.Clone(varying(all, nil)[g.key.coarse()])
+	delete(also, "rate")
+	return Describe(g.key, also)
+}
+
+// LoadTable tabulates a side's load curves, one row per offered rate and
+// one for the closed loop: the rate offered and achieved, the latency
+// percentiles from each operation's due time, the service time's and the
+// schedule lag's p99, and the knee.
+func LoadTable(s *Side) plot.Table {
+	t := plot.Table{Header: []string{"point", "offered[ops/s]", "achieved[ops/s]", "t_typical(p50)[usec]", "t_p99[usec]",
+		"t_p99.9[usec]", "service p99[usec]", "lag p99[usec]", "knee"}}
+	for _, g := range loadGroups(s) {
+		label := g.label([]*Side{s})
+		knee, _ := g.verdict()
+		if g.closed != nil {
+			t.Rows = append(t.Rows, loadRow(label, "closed loop", g.closed, ""))
+		}
+		for _, p := range g.open {
+			mark := ""
+			if knee != 0 && p.Key.RateOPS() == knee {
+				mark = "knee"
+			}
+			t.Rows = append(t.Rows, loadRow(label, strconv.Itoa(p.Key.RateOPS()), p, mark))
+		}
+	}
+	return t
+}
+
+// loadRow is one row of LoadTable; a point held by several documents
+// shows the first one's open-loop figures.
+func loadRow(label, offered string, p *Point, knee string) []string {
+	fig := func(metric string) string {
+		if v, ok := p.Figure(metric); ok {
+			return strconv.FormatFloat(v, 'f', 3, 64)
+		}
+		return "-"
+	}
+	achieved, service, lag := "-", "-", "-"
+	if o := p.Results[0].OpenLoop; o != nil {
+		if o.AchievedOPS != nil {
+			achieved = strconv.FormatFloat(*o.AchievedOPS, 'f', 0, 64)
+		}
+		if o.ServiceUS != nil {
+			service = num(o.ServiceUS.P99, 3)
+		}
+		if o.LagUS != nil {
+			lag = num(o.LagUS.P99, 3)
+		}
+	}
+	return []string{label, offered, achieved, fig(compare.LatP50.Name), fig(compare.LatP99.Name), fig(compare.LatP99_9.Name),
+		service, lag, knee}
+}

@@ -221,6 +221,25 @@ func TestAccuracyCPUBurner(t *testing.T) {
 		t.Skip("the host runs this: in the emulated VM the burner and the run share 2 slow vCPUs")
 	}
 	args := []string{"run", "tcp_lat", "--loopback", "-e", "-D", "2"}
+	// The check reads the whole machine, so anything else running (another
+	// test binary, a build) moves it: make test runs these tests alone, and
+	// a try disturbed all the same is repeated, up to three times.
+	const tries = 3
+	for try := 1; try <= tries; try++ {
+		burnPct, rise := burnerTry(t, args)
+		if math.Abs(rise-burnPct) <= 15 {
+			return
+		}
+		if try == tries {
+			t.Errorf("the machine's figure rose %.1f points beside rdma-bench's own; the burner took %.1f%% of a core (%d tries)", rise, burnPct, tries)
+		}
+	}
+}
+
+// burnerTry measures the machine's CPU figure quiet and beside a busy
+// loop; it returns the loop's share of a core by its own /proc/PID/stat
+// and the rise of the figure less rdma-bench's own share.
+func burnerTry(t *testing.T, args []string) (burnPct, rise float64) {
 	quiet := runResults(t, time.Minute, nil, args...)[0].CPU.Local
 	burner := exec.Command("sh", "-c", "while :; do :; done")
 	if err := burner.Start(); err != nil {
@@ -233,13 +252,11 @@ func TestAccuracyCPUBurner(t *testing.T) {
 	if quiet == nil || busy == nil {
 		t.Fatal("no CPU figures")
 	}
-	burnPct := (b1 - b0) / w1.Sub(w0).Seconds() * 100
+	burnPct = (b1 - b0) / w1.Sub(w0).Seconds() * 100
 	// Others' CPU: the machine's busy time less rdma-bench's own.
 	others := func(u *accUsage) float64 { return u.SystemPctOfCore - u.ProcessPctOfCore }
-	rise := others(busy) - others(quiet)
+	rise = others(busy) - others(quiet)
 	t.Logf("burner %.1f%% of a core by its /proc/PID/stat; machine busy %.1f → %.1f%% of a core, rdma-bench %.1f → %.1f%%; others rose %.1f points",
 		burnPct, quiet.SystemPctOfCore, busy.SystemPctOfCore, quiet.ProcessPctOfCore, busy.ProcessPctOfCore, rise)
-	if math.Abs(rise-burnPct) > 15 {
-		t.Errorf("the machine's figure rose %.1f points beside rdma-bench's own; the burner took %.1f%% of a core", rise, burnPct)
-	}
+	return burnPct, rise
 }

@@ -45,6 +45,12 @@ fuzz: deps
 bench: build
 	scripts/bench.sh $(ARGS)
 
+# A performance gate on soft-RoCE: a baseline and a candidate measured in
+# alternating rounds, then compared; exits with compare's status
+# (docs/gate.md; its settings are RDMA_BENCH_GATE_* variables).
+gate: build
+	scripts/gate.sh
+
 bench-vs-perftest: build
 	scripts/bench-vs-perftest.sh
 

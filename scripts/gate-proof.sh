@@ -118,7 +118,7 @@ hog)
 	;;
 txdepth)
 	for t in "$@"; do
-		gate "tx-$t" RDMA_BENCH_GATE_CANDIDATE_FLAGS="-t $t" RDMA_BENCH_GATE_COMPARE_FLAGS="--ignore-param tx_depth"
+		gate "tx-$t" RDMA_BENCH_GATE_CANDIDATE_FLAGS="-t $t" RDMA_BENCH_GATE_COMPARE_FLAGS="--ignore-param tx_depth --ignore-param cq_mod"
 	done
 	;;
 netem)

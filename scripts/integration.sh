@@ -70,6 +70,24 @@ fi
 		echo "--- FAIL: make bench report (the last line is \"$html\", want the report beside the document in $res)"
 	fi
 } 2>&1 | tee -a "$log"
+# The gate, as a user runs it (make gate): an A/A gate at one size, four
+# rounds (the fewest with which the Mann-Whitney test can reach p < 0.05).
+# Same binary on both sides: a regression (exit 1) would be a false alarm.
+{
+	echo "=== RUN   make gate"
+	res="$out/gate-results"
+	rc=0
+	RDMA_BENCH_GATE_SIZES=64 RDMA_BENCH_GATE_ROUNDS=4 RDMA_BENCH_GATE_RESULTS="$res" \
+		make -s gate >"$out/gate.log" 2>&1 || rc=$?
+	n=$(ls "$res"/rdma-bench-*.json 2>/dev/null | wc -l)
+	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && [ "$n" -eq 8 ] &&
+		grep -q "^| write_lat RC poll 64 B" "$out/gate.log" && grep -Eq "^gate (pass|inconclusive) \(exit $rc\)" "$out/gate.log"; then
+		echo "--- PASS: make gate (exit $rc: $(grep -E '^gate (pass|inconclusive)' "$out/gate.log"))"
+	else
+		cat "$out/gate.log"
+		echo "--- FAIL: make gate (exit $rc, $n documents; want exit 0 or 3, 8 documents, the table and the gate's line)"
+	fi
+} 2>&1 | tee -a "$log"
 passed=$(grep -c '^--- PASS' "$log" || true)
 failed=$(grep -c '^--- FAIL' "$log" || true)
 skipped=$(grep -c '^--- SKIP' "$log" || true)

@@ -53,6 +53,9 @@ func WriteMarkdown(w io.Writer, r Report) error {
 			ew.printf("- %s, %s: %s\n", md(g.Point), md(g.Metric.Name), md(n))
 		}
 	}
+	if q := quiet(rows); q != "" {
+		ew.printf("\n%s\n", md(q))
+	}
 	if ew.err != nil {
 		return fmt.Errorf("write markdown: %w", ew.err)
 	}

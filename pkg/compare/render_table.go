@@ -51,6 +51,9 @@ func WriteTable(w io.Writer, r Report, colour bool) error {
 			ew.printf("%s %s: %s\n", g.Point, g.Metric.Name, n)
 		}
 	}
+	if q := quiet(rows); q != "" {
+		ew.printf("%s\n", q)
+	}
 	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.summaryLine()))
 	if ew.err != nil {
 		return fmt.Errorf("write table: %w", ew.err)

@@ -3,8 +3,11 @@ package compare
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
+
+	"github.com/aclements/go-moremath/stats"
 )
 
 // MetaDiff is one field of run metadata that differs between the sides,
@@ -123,6 +126,10 @@ func (r Report) settings() string {
 		o := r.Gate.Rows[0].Options
 		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
 			"noise band +/-%g%%, change interval: Hodges-Lehmann on log ratios", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
+		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return strings.Contains(sideCell(g.Base)+sideCell(g.New), "[no CI]") }) {
+			parts = append(parts, fmt.Sprintf("[no CI]: a median's %s interval takes at least %d runs",
+				confLabel(o.Confidence), medianRuns(o.Confidence)))
+		}
 	}
 	th := "none"
 	if len(r.Gate.Thresholds) > 0 {
@@ -136,22 +143,43 @@ func (r Report) settings() string {
 }
 
 // note returns what a reader should know about a row beyond its cells,
-// starting with the outcome or verdict, or "" when the row is
-// unremarkable (same, or faster and passing).
+// starting with the outcome or verdict, or "" when the row does not bear
+// on the gate and is not slower: same, faster, or inconclusive but passing
+// or ungated (quiet counts those; -o json keeps every row's reason).
 func note(g GateRow) string {
 	switch {
 	case g.Outcome == OutcomeFail || g.Outcome == OutcomeInconclusive:
 		return g.Outcome.String() + ": " + g.Message
-	case (g.Verdict == Inconclusive || g.Verdict == Slower) && g.Threshold != nil:
+	case g.Verdict == Slower && g.Threshold != nil:
 		return g.Verdict.String() + " but within " + g.Threshold.String() + ": " + g.Reason
-	case g.Verdict == Inconclusive || g.Verdict == Slower:
+	case g.Verdict == Slower:
 		return g.Verdict.String() + " (not gated): " + g.Reason
 	}
 	return ""
 }
 
-// sideCell formats a side as "10.02 [9.98, 10.10] n=10".
+// quiet says how many inconclusive rows got no note, or "" when none.
+func quiet(rows []GateRow) string {
+	n := 0
+	for _, g := range rows {
+		if g.Verdict == Inconclusive && note(g) == "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d more rows are inconclusive without bearing on the gate (not gated, or within their threshold); "+
+		"-o json gives each one's reason and the runs per side that would decide it", n)
+}
+
+// sideCell formats a side as "10.02 [9.98, 10.10] n=10", or "10.02 [no CI]
+// n=5" when the runs are too few for a median's interval at the
+// confidence asked (settings says how many it takes).
 func sideCell(s Side) string {
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return fmt.Sprintf("%s [no CI] n=%d", fmtValue(s.Median), s.N)
+	}
 	return fmt.Sprintf("%s [%s, %s] n=%d", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N)
 }
 
@@ -166,4 +194,16 @@ func gateCell(g GateRow) string {
 		return g.Outcome.String()
 	}
 	return g.Outcome.String() + " (" + g.Threshold.String() + ")"
+}
+
+// medianRuns is the fewest runs with which a median has a finite
+// distribution-free interval at this confidence (6 at 95%), as benchmath
+// computes them.
+func medianRuns(confidence float64) int {
+	for n := 2; n < 1000; n++ {
+		if ci := stats.QuantileCI(n, 0.5, confidence); ci.LoOrder > 0 && ci.HiOrder <= n {
+			return n
+		}
+	}
+	return 1000
 }

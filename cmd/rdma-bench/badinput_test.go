@@ -65,6 +65,7 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"output":          {[]badCase{{[]string{"-o", "xml"}, `unknown output "xml"`, false}}, []badCase{{[]string{"-o", ""}, `unknown output ""`, false}}},
 	"output-file":     {[]badCase{{[]string{"--output-file", "/nonexistent/dir/x.json"}, "cannot write output file", false}}, []badCase{{[]string{"--output-file", "/"}, "not a regular file", false}}},
 	"samples":         {[]badCase{{[]string{"--samples", "/nonexistent/dir/s.csv"}, "--samples", false}}, []badCase{{[]string{"--samples", "-"}, "give a file", false}}},
+	"plot":            {[]badCase{{[]string{"--plot", "/proc/nope"}, "--plot /proc/nope: no such file or directory: want a directory", false}}, []badCase{{[]string{"--plot", "/dev/null"}, "--plot /dev/null: not a directory", false}}},
 	"save":            {nil, []badCase{{[]string{"--save=x"}, "invalid argument", false}}},
 	"results-dir":     {[]badCase{{[]string{"--save", "--results-dir", "/proc/self"}, "--results-dir", false}}, []badCase{{[]string{"--save", "--results-dir", "/dev/null/x"}, "--results-dir", false}}},
 	"repeat":          {[]badCase{{[]string{"--repeat", "0"}, "must be 1..1000", false}}, []badCase{{[]string{"--repeat", "x"}, "invalid argument", false}}},

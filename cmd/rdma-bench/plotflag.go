@@ -33,7 +33,7 @@ func (p *plotFlag) check(o *outputFlags) error {
 		return nil
 	}
 	if err := probeDir(p.dir); err != nil {
-		return usageError("--plot %s: %v", p.dir, unwrapPath(err))
+		return usageError("--plot %s: %v: want a directory that can be created or written into", p.dir, unwrapPath(err))
 	}
 	o.enc = catchEncoder{Encoder: o.enc, doc: &p.doc}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +16,8 @@ import (
 )
 
 // readmeCommands are the commands the README shows (in its code blocks,
-// "$ ", "sudo " and trailing comments dropped): rdma-bench with a
+// "$ ", "sudo " and trailing comments dropped; not the output below a
+// "$ " command): rdma-bench with a
 // subcommand, and vm/run.sh.
 func readmeCommands(t *testing.T) []string {
 	t.Helper()
@@ -24,12 +27,21 @@ func readmeCommands(t *testing.T) []string {
 	}
 	defer f.Close()
 	var cmds []string
+	// In a block that starts with "$ command", the lines without "$ " are
+	// the command's output.
+	output := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
 		if !strings.HasPrefix(line, "    ") {
+			output = output && line == ""
 			continue
 		}
+		prompt := strings.HasPrefix(strings.TrimSpace(line), "$ ")
+		if output && !prompt {
+			continue
+		}
+		output = output || prompt
 		c := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(line), "$ "), "sudo ")
 		if i := strings.Index(c, "  #"); i >= 0 {
 			c = c[:i]
@@ -53,6 +65,7 @@ func readmeCommands(t *testing.T) []string {
 // a network interface becomes a dummy one the test creates). A command
 // the README gains without a case here fails the test.
 func TestREADMECommands(t *testing.T) {
+	labelled := t.TempDir() // the README's results/ of fw-A and fw-B
 	cases := map[string]func(t *testing.T, args []string){
 		"rdma-bench devices":                                                 runsOK("rxe"),
 		"rdma-bench version":                                                 runsOK("rdma-bench "),
@@ -80,6 +93,12 @@ func TestREADMECommands(t *testing.T) {
 			"plots/spectrum_write_lat_RC_poll_2B.png"),
 		"rdma-bench compare base.json new.json --plot plots":         pictures(1, "plots/comparison.svg"), // exit 1: new.json is slower.json
 		"rdma-bench report new.json --base base.json -o report.html": pictures(0, "report.html"),
+
+		// Comparing runs: two labelled suites, then compare reads them.
+		"rdma-bench suite --loopback --sizes 64 -D 0.2 --repeat 5 --save --label fw-A": savesInto(labelled),
+		"rdma-bench suite --loopback --sizes 64 -D 0.2 --repeat 5 --save --label fw-B": savesInto(labelled),
+		"rdma-bench compare --base-label fw-A --label fw-B results/":                   comparesLabelled(labelled, "| write_lat RC poll 64 B  | lat.p50 (us)"),
+		"rdma-bench compare --base-label fw-A --label fw-B -o markdown results/":       comparesLabelled(labelled, "| write_lat RC poll 64 B | lat.p50 (us) |"),
 
 		// Whole-fabric sweeps.
 		"rdma-bench fabric write_lat write_bw --rank 0 --world-size 2 --coordinator hostA:18600": nil, // with the next one
@@ -211,5 +230,40 @@ func pictures(code int, want ...string) func(*testing.T, []string) {
 				t.Errorf("%s not written: %v", w, err)
 			}
 		}
+	}
+}
+
+// savesInto runs a --save command with its results in dir; it wants exit 0.
+func savesInto(dir string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		r := run(t, 10*time.Minute, append(args, "--results-dir", dir)...)
+		if r.code != 0 {
+			t.Fatalf("exit %d, want 0:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// comparesLabelled runs a compare of the README's results/ (dir, where
+// savesInto saved fw-A and fw-B): the same binary on both sides, so any
+// verdict may come out of the emulator's noise, but the sides, a row of
+// every point and the gate's line, its exit status the command's, must.
+func comparesLabelled(dir, row string) func(*testing.T, []string) {
+	return func(t *testing.T, args []string) {
+		for i, a := range args {
+			if a == "results/" {
+				args[i] = dir
+			}
+		}
+		r := run(t, time.Minute, args...)
+		gate := regexp.MustCompile(`gate (pass|fail|inconclusive)(\*\*)? \(exit (\d)\)`).FindStringSubmatch(r.stdout)
+		if gate == nil || gate[3] != strconv.Itoa(r.code) {
+			t.Fatalf("exit %d, want the gate's line with the same status:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		for _, want := range []string{row, "fw-A", "fw-B", "send_bw RC poll 64 B", "tcp_lat TCP poll 64 B"} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("no %q in:\n%s", want, r.stdout)
+			}
+		}
+		t.Logf("A/A comparison: %s (exit %d)", gate[0], r.code)
 	}
 }

@@ -31,9 +31,9 @@ func cleanEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
-// rankProc is a process under test (a rank, or a launcher running the
+// proc is a process under test (a rank, or a launcher running the
 // ranks): its stdout kept, its stderr kept and passed on line by line.
-type rankProc struct {
+type proc struct {
 	cmd    *exec.Cmd
 	stdout bytes.Buffer // read once done
 	stderr syncBuffer
@@ -43,9 +43,9 @@ type rankProc struct {
 }
 
 // startProc starts name with args and env; t's cleanup kills it.
-func startProc(t *testing.T, env []string, name string, args ...string) *rankProc {
+func startProc(t *testing.T, env []string, name string, args ...string) *proc {
 	t.Helper()
-	p := &rankProc{cmd: exec.Command(name, args...), lines: make(chan string, 1000), done: make(chan struct{})}
+	p := &proc{cmd: exec.Command(name, args...), lines: make(chan string, 1000), done: make(chan struct{})}
 	p.cmd.Env = env
 	p.cmd.Stdout = &p.stdout
 	pr, pw := io.Pipe()
@@ -79,6 +79,7 @@ func startProc(t *testing.T, env []string, name string, args ...string) *rankPro
 		close(p.done)
 	}()
 	t.Cleanup(func() {
+		p.cmd.Process.Signal(syscall.SIGCONT) // a stopped one too
 		p.cmd.Process.Kill()
 		<-p.done
 	})
@@ -86,14 +87,14 @@ func startProc(t *testing.T, env []string, name string, args ...string) *rankPro
 }
 
 // startRank starts `rdma-bench fabric ARGS` with env.
-func startRank(t *testing.T, env []string, args ...string) *rankProc {
+func startRank(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	return startProc(t, env, binary(t), append([]string{"fabric"}, args...)...)
 }
 
 // wait waits up to limit for the process to end and returns how long it
 // took.
-func (p *rankProc) wait(t *testing.T, limit time.Duration) time.Duration {
+func (p *proc) wait(t *testing.T, limit time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	select {
@@ -106,7 +107,7 @@ func (p *rankProc) wait(t *testing.T, limit time.Duration) time.Duration {
 }
 
 // await waits up to limit for a stderr line holding s.
-func (p *rankProc) await(t *testing.T, s string, limit time.Duration) {
+func (p *proc) await(t *testing.T, s string, limit time.Duration) {
 	t.Helper()
 	deadline := time.After(limit)
 	for {

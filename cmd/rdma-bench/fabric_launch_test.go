@@ -130,7 +130,7 @@ func TestFabricSlurmVariables(t *testing.T) {
 	dir, rv := t.TempDir(), t.TempDir()
 	args := slices.Concat(fabricRDMAArgs, []string{"--rendezvous-dir", rv, "--save", "--results-dir", dir})
 	start := time.Now()
-	var ps []*rankProc
+	var ps []*proc
 	for r := range 4 {
 		ps = append(ps, startRank(t, cleanEnv("SLURM_PROCID="+strconv.Itoa(r), "SLURM_NTASKS=4", "SLURM_JOB_ID=77"), args...))
 	}

@@ -124,9 +124,9 @@ func TestFabricBadInput(t *testing.T) {
 
 // startRanks starts `rdma-bench fabric ARGS --rank r --world-size n` for
 // each of ranks.
-func startRanks(t *testing.T, n int, ranks []int, args ...string) []*rankProc {
+func startRanks(t *testing.T, n int, ranks []int, args ...string) []*proc {
 	t.Helper()
-	var ps []*rankProc
+	var ps []*proc
 	for _, r := range ranks {
 		ps = append(ps, startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", strconv.Itoa(r), "--world-size", strconv.Itoa(n)})...))
 	}

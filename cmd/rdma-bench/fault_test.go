@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,81 +14,11 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
-// proc is an rdma-bench process under test, its stderr collected line by
-// line and its end awaited in the background.
-type proc struct {
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	lines  chan string
-	done   chan struct{}
-	code   int
-}
-
+// start starts rdma-bench with args (stderr read line
+// by line); t's cleanup kills it.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(binary(t), args...), stderr: &syncBuffer{}, lines: make(chan string, 1000), done: make(chan struct{})}
-	pr, pw := io.Pipe()
-	p.cmd.Stderr, p.cmd.Stdout = pw, io.Discard
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			p.stderr.WriteLine(sc.Text())
-			select {
-			case p.lines <- sc.Text():
-			default:
-			}
-		}
-	}()
-	go func() {
-		err := p.cmd.Wait()
-		pw.Close()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			p.code = ee.ExitCode()
-		}
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		p.cmd.Process.Signal(syscall.SIGCONT)
-		p.cmd.Process.Kill()
-		<-p.done
-	})
-	return p
-}
-
-// await waits for a stderr line holding s.
-func (p *proc) await(t *testing.T, s string, limit time.Duration) {
-	t.Helper()
-	deadline := time.After(limit)
-	for {
-		select {
-		case l := <-p.lines:
-			if strings.Contains(l, s) {
-				return
-			}
-		case <-p.done:
-			t.Fatalf("exited (%d) before %q: %s", p.code, s, p.stderr.String())
-		case <-deadline:
-			t.Fatalf("no %q within %v: %s", s, limit, p.stderr.String())
-		}
-	}
-}
-
-// exited waits up to limit for the process to end and returns how long it
-// took.
-func (p *proc) exited(t *testing.T, limit time.Duration) time.Duration {
-	t.Helper()
-	start := time.Now()
-	select {
-	case <-p.done:
-		return time.Since(start)
-	case <-time.After(limit):
-		t.Fatalf("still running %v later: %s", limit, p.stderr.String())
-	}
-	return 0
+	return startProc(t, nil, binary(t), args...)
 }
 
 // margin is what the emulator may add to a bounded wait.
@@ -124,7 +50,7 @@ func TestStoppedPeer(t *testing.T) {
 						victim, survivor = cl, srv
 					}
 					victim.cmd.Process.Signal(syscall.SIGSTOP)
-					took := survivor.exited(t, idle+margin+20*time.Second)
+					took := survivor.wait(t, idle+margin+20*time.Second)
 					msg := survivor.stderr.String()
 					t.Logf("the %s ended %v after its peer stopped: %s", map[bool]string{true: "client", false: "server"}[stopped == "server"], took, lastLine(msg))
 					if took > idle+margin {
@@ -171,7 +97,7 @@ func TestSignalEndsAnyWait(t *testing.T) {
 				peer.cmd.Process.Signal(syscall.SIGSTOP)
 				time.Sleep(time.Second) // the survivor now waits on its stopped peer
 				stuck.cmd.Process.Signal(sig)
-				if took := stuck.exited(t, 15*time.Second); took > 3*time.Second {
+				if took := stuck.wait(t, 15*time.Second); took > 3*time.Second {
 					t.Errorf("the %s took %v to end after %v", waiter, took, sig)
 				}
 				if stuck.code == 0 && waiter == "client" {
@@ -206,11 +132,11 @@ func TestBusyServerKeepsItsRun(t *testing.T) {
 			}
 			junk.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
 			junk.Close()
-			cl.exited(t, time.Minute)
+			cl.wait(t, time.Minute)
 			if cl.code != 0 {
 				t.Fatalf("the first client's run: exit %d: %s", cl.code, cl.stderr.String())
 			}
-			srv.exited(t, 20*time.Second)
+			srv.wait(t, 20*time.Second)
 			if srv.code != 0 {
 				t.Errorf("the one-shot server: exit %d: %s", srv.code, srv.stderr.String())
 			}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // SchemaVersion is the only schema_version this package reads.
@@ -31,33 +33,13 @@ type Document struct {
 	LoadCurves []*LoadCurve `json:"load_curves"`
 }
 
-// Tool identifies the program that wrote a document.
-type Tool struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-	Commit  string `json:"commit"`
-}
-
-// Host describes the machine a document was measured on.
-type Host struct {
-	Hostname string `json:"hostname"`
-	Kernel   string `json:"kernel"`
-	CPUModel string `json:"cpu_model"`
-	Cores    int    `json:"cores"`
-	RDMACore string `json:"rdma_core"`
-}
-
-// Device describes the RDMA device and port of a document's runs.
-type Device struct {
-	Name            string `json:"name"`
-	FirmwareVersion string `json:"firmware_version"`
-	Driver          string `json:"driver"`
-	Port            int    `json:"port"`
-	LinkLayer       string `json:"link_layer"`
-	MTU             int    `json:"mtu"`
-	GIDType         string `json:"gid_type"`
-	GIDIndex        int    `json:"gid_index"`
-}
+// Tool, Host and Device are the document's own types, as rdma-bench
+// writes them.
+type (
+	Tool   = report.Tool
+	Host   = report.Host
+	Device = report.Device
+)
 
 // Latency holds latency figures in microseconds; nil is null.
 type Latency struct {

@@ -14,16 +14,16 @@ import (
 type jsonEncoder struct{}
 
 type jsonDocument struct {
-	SchemaVersion int          `json:"schema_version"`
-	Tool          Tool         `json:"tool"`
-	Host          Host         `json:"host"`
-	Device        *Device      `json:"device,omitempty"`
-	Label         string       `json:"label,omitempty"`
-	Repeat        int          `json:"repeat"`
-	StartedAt     time.Time    `json:"started_at"`
-	Args          []string     `json:"args"`
-	Results       []jsonResult `json:"results"`
-	LoadCurves    []jsonCurve  `json:"load_curves,omitempty"`
+	SchemaVersion int            `json:"schema_version"`
+	Tool          Tool           `json:"tool"`
+	Host          Host           `json:"host"`
+	Device        *Device        `json:"device,omitempty"`
+	Label         string         `json:"label,omitempty"`
+	Repeat        int            `json:"repeat"`
+	StartedAt     time.Time      `json:"started_at"`
+	Args          []string       `json:"args"`
+	Results       []jsonResult   `json:"results"`
+	LoadCurves    []CurveVerdict `json:"load_curves,omitempty"`
 }
 
 type jsonLatency struct {
@@ -105,8 +105,9 @@ type jsonOpenLoop struct {
 	LagHistogram     string `json:"lag_histogram,omitempty"`
 }
 
-// jsonCurve is a latency-against-load curve's verdict.
-type jsonCurve struct {
+// CurveVerdict is a latency-against-load curve's verdict as the JSON
+// document holds it (load_curves[]); readers of saved documents use it too.
+type CurveVerdict struct {
 	Workload  string `json:"workload"`
 	SizeBytes int    `json:"size_bytes"`
 	// RatesOPS are the offered rates, ascending; KneeOPS the first one
@@ -175,7 +176,7 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 		jd.Results = append(jd.Results, jr)
 	}
 	for _, c := range LoadCurves(validResults(doc)) {
-		jc := jsonCurve{Workload: c.Workload, SizeBytes: c.SizeBytes, Summary: c.Summary()}
+		jc := CurveVerdict{Workload: c.Workload, SizeBytes: c.SizeBytes, Summary: c.Summary()}
 		for _, p := range c.Points {
 			jc.RatesOPS = append(jc.RatesOPS, p.Open.RateOPS)
 		}

@@ -87,7 +87,7 @@ func TestOpenLoopOutputs(t *testing.T) {
 				LagHistogram     string       `json:"lag_histogram"`
 			} `json:"open_loop"`
 		}
-		LoadCurves []jsonCurve `json:"load_curves"`
+		LoadCurves []CurveVerdict `json:"load_curves"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)

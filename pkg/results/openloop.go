@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // OpenLoop is what an open-loop latency run measured beside its headline
@@ -21,16 +23,8 @@ type OpenLoop struct {
 }
 
 // LoadCurve is a document's verdict on one latency-against-load curve: a
-// latency point run at several offered rates.
-type LoadCurve struct {
-	Workload  string `json:"workload"`
-	SizeBytes int    `json:"size_bytes"`
-	// RatesOPS are the offered rates, ascending; KneeOPS is the first one
-	// past the knee, nil when there is none.
-	RatesOPS []int  `json:"rates_ops"`
-	KneeOPS  *int   `json:"knee_ops"`
-	Summary  string `json:"summary"`
-}
+// latency point run at several offered rates (the writer's own type).
+type LoadCurve = report.CurveVerdict
 
 // checkOpenLoop refuses open-loop figures a chart cannot place.
 func checkOpenLoop(o *OpenLoop) error {

@@ -1,9 +1,6 @@
 package plot
 
 import (
-	"bytes"
-	"encoding/xml"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -68,46 +65,21 @@ var pathCmdRE = regexp.MustCompile(`[ML]([-0-9.e]+),([-0-9.e]+)`)
 // parsePaths returns the move-and-line paths of an SVG.
 func parsePaths(t *testing.T, b []byte) []svgPath {
 	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	stack := []affine{identity}
 	var out []svgPath
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out
+	walkSVG(t, b, svgVisitor{start: func(name string, attr map[string]string, m affine) {
+		if name != "path" {
+			return
 		}
-		if err != nil {
-			t.Fatalf("SVG does not parse: %v", err)
+		p := svgPath{style: attr["style"]}
+		for _, c := range pathCmdRE.FindAllStringSubmatch(attr["d"], -1) {
+			x, _ := strconv.ParseFloat(c[1], 64)
+			y, _ := strconv.ParseFloat(c[2], 64)
+			ax, ay := m.apply(x, y)
+			p.pts = append(p.pts, [2]float64{ax, ay})
 		}
-		switch el := tok.(type) {
-		case xml.StartElement:
-			m := stack[len(stack)-1]
-			attr := map[string]string{}
-			for _, a := range el.Attr {
-				attr[a.Name.Local] = a.Value
-			}
-			if tr, ok := attr["transform"]; ok {
-				n, err := parseTransform(tr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m = m.mul(n)
-			}
-			stack = append(stack, m)
-			if el.Name.Local == "path" {
-				p := svgPath{style: attr["style"]}
-				for _, c := range pathCmdRE.FindAllStringSubmatch(attr["d"], -1) {
-					x, _ := strconv.ParseFloat(c[1], 64)
-					y, _ := strconv.ParseFloat(c[2], 64)
-					ax, ay := m.apply(x, y)
-					p.pts = append(p.pts, [2]float64{ax, ay})
-				}
-				out = append(out, p)
-			}
-		case xml.EndElement:
-			stack = stack[:len(stack)-1]
-		}
-	}
+		out = append(out, p)
+	}})
+	return out
 }
 
 // dashed returns the paths of two points with the given dash pattern,

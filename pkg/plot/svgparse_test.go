@@ -78,18 +78,25 @@ func parseTransform(s string) (affine, error) {
 
 var fontSizeRE = regexp.MustCompile(`font-size:([0-9.]+)px`)
 
-// parseSVG checks that b is well-formed XML with an <svg> root and
-// returns its texts and its <title>.
-func parseSVG(t *testing.T, b []byte) (texts []svgText, title string) {
+// svgVisitor receives what walkSVG finds: every start tag with its
+// attributes and the transform in force (its own included), every run of
+// character data, every end tag. A nil field is not called.
+type svgVisitor struct {
+	start func(name string, attr map[string]string, m affine)
+	text  func(s string)
+	end   func(name string)
+}
+
+// walkSVG decodes b, which must be well-formed XML, for v and returns the
+// root element's name.
+func walkSVG(t *testing.T, b []byte, v svgVisitor) (root string) {
 	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(b))
 	stack := []affine{identity}
-	var cur *svgText
-	inTitle, root := false, ""
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
-			break
+			return root
 		}
 		if err != nil {
 			t.Fatalf("SVG does not parse: %v", err)
@@ -112,7 +119,31 @@ func parseSVG(t *testing.T, b []byte) (texts []svgText, title string) {
 				m = m.mul(n)
 			}
 			stack = append(stack, m)
-			switch el.Name.Local {
+			if v.start != nil {
+				v.start(el.Name.Local, attr, m)
+			}
+		case xml.CharData:
+			if v.text != nil {
+				v.text(string(el))
+			}
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+			if v.end != nil {
+				v.end(el.Name.Local)
+			}
+		}
+	}
+}
+
+// parseSVG checks that b is well-formed XML with an <svg> root and
+// returns its texts and its <title>.
+func parseSVG(t *testing.T, b []byte) (texts []svgText, title string) {
+	t.Helper()
+	var cur *svgText
+	inTitle := false
+	root := walkSVG(t, b, svgVisitor{
+		start: func(name string, attr map[string]string, m affine) {
+			switch name {
 			case "text":
 				x, _ := strconv.ParseFloat(attr["x"], 64)
 				y, _ := strconv.ParseFloat(attr["y"], 64)
@@ -128,22 +159,23 @@ func parseSVG(t *testing.T, b []byte) (texts []svgText, title string) {
 			case "title":
 				inTitle = true
 			}
-		case xml.CharData:
+		},
+		text: func(s string) {
 			if cur != nil {
-				cur.s += string(el)
+				cur.s += s
 			}
 			if inTitle {
-				title += string(el)
+				title += s
 			}
-		case xml.EndElement:
-			stack = stack[:len(stack)-1]
-			if el.Name.Local == "text" && cur != nil {
+		},
+		end: func(name string) {
+			if name == "text" && cur != nil {
 				texts = append(texts, *cur)
 				cur = nil
 			}
 			inTitle = false
-		}
-	}
+		},
+	})
 	if root != "svg" {
 		t.Fatalf("root element %q, want svg", root)
 	}

@@ -126,7 +126,7 @@ func (r Report) settings() string {
 		o := r.Gate.Rows[0].Options
 		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
 			"noise band +/-%g%%, change interval: Hodges-Lehmann on log ratios", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
-		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return strings.Contains(sideCell(g.Base)+sideCell(g.New), "[no CI]") }) {
+		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return g.Base.noCI() || g.New.noCI() }) {
 			parts = append(parts, fmt.Sprintf("[no CI]: a median's %s interval takes at least %d runs",
 				confLabel(o.Confidence), medianRuns(o.Confidence)))
 		}
@@ -177,7 +177,7 @@ func quiet(rows []GateRow) string {
 // n=5" when the runs are too few for a median's interval at the
 // confidence asked (settings says how many it takes).
 func sideCell(s Side) string {
-	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+	if s.noCI() {
 		return fmt.Sprintf("%s [no CI] n=%d", fmtValue(s.Median), s.N)
 	}
 	return fmt.Sprintf("%s [%s, %s] n=%d", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N)
@@ -195,6 +195,9 @@ func gateCell(g GateRow) string {
 	}
 	return g.Outcome.String() + " (" + g.Threshold.String() + ")"
 }
+
+// noCI is true when the runs were too few for the median's interval.
+func (s Side) noCI() bool { return math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) }
 
 // medianRuns is the fewest runs with which a median has a finite
 // distribution-free interval at this confidence (6 at 95%), as benchmath

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -91,6 +92,10 @@ func main() {
 		os.Exit(2)
 	}
 	quietRuntime()
+	if err := applySlowdown(); err != nil {
+		fmt.Fprintf(os.Stderr, "rdma-bench: %v\n", err)
+		os.Exit(2)
+	}
 	ctx, stop := interrupts()
 	err := cmd.run(ctx, os.Args[2:])
 	stop()
@@ -154,6 +159,21 @@ func interrupts() (context.Context, func()) {
 // the P off at its second tick and sleeps until the call returns. cgo calls
 // need no P, so the threads still run in parallel; only set-up and
 // statistics, in Go, share the one P.
+// slowdownNote marks the version line of a build with the gate's
+// calibrated slowdown (-tags rdmabench_slowdown), so that no document of
+// such a build passes for a real measurement.
+var slowdownNote string
+
+// applySlowdown sets a slowdown build's spin from RDMA_BENCH_SLOWDOWN_NS.
+func applySlowdown() error {
+	if !engine.SlowdownBuild {
+		return nil
+	}
+	ns, err := engine.ApplySlowdown()
+	slowdownNote = fmt.Sprintf("[slowdown build: %d ns spin per post]", ns)
+	return err
+}
+
 func quietRuntime() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -166,7 +167,7 @@ func newDocument() *report.Document {
 	v := buildVersion()
 	return &report.Document{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "rdma-bench", Version: v.version, Commit: v.commit},
+		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.slowdown), Commit: v.commit},
 		Host:          workloads.ThisHost(),
 		StartedAt:     time.Now().UTC(),
 		Args:          os.Args,

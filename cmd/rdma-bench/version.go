@@ -18,13 +18,15 @@ func init() {
 type versionInfo struct {
 	version string // a release tag, a git describe, or "devel"
 	commit  string // the VCS revision, "-dirty" when modified; "" unknown
+	// slowdown marks a build with the gate's calibrated slowdown.
+	slowdown string
 }
 
 // buildVersion is the version given at build time, else the module's
 // build information: the module version (go install module@version) and
 // the VCS revision that go build records.
 func buildVersion() versionInfo {
-	v := versionInfo{version: version, commit: commit}
+	v := versionInfo{version: version, commit: commit, slowdown: slowdownNote}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		if v.version == "" {
@@ -61,7 +63,11 @@ func (v versionInfo) String() string {
 	if commit == "" {
 		commit = "unknown: built without VCS information (build with make, or go build -buildvcs=true)"
 	}
-	return fmt.Sprintf("rdma-bench %s (commit %s)", v.version, commit)
+	s := fmt.Sprintf("rdma-bench %s (commit %s)", v.version, commit)
+	if v.slowdown != "" {
+		s += " " + v.slowdown
+	}
+	return s
 }
 
 func runVersion(_ context.Context, args []string) error {

@@ -11,6 +11,9 @@
 #include "clock.h"
 
 struct rb_tsc rb_tsc;
+#ifdef RB_SLOWDOWN
+int64_t rb_slowdown_ns;
+#endif
 
 // A vDSO clock_gettime costs 20-60 ns; a trapped one (system call, or a
 // hypervisor exit) costs several hundred. Above this, AUTO tries the TSC.

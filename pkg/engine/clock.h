@@ -86,4 +86,24 @@ int rb_clock_init(int mode, char *why, int len);
 // picoseconds, averaged over n samples.
 int64_t rb_clock_cost_ps(uint64_t n);
 
+// rb_slowdown spins for rb_slowdown_ns nanoseconds: the calibrated
+// slowdown of a binary built with the rdmabench_slowdown tag (slowdown.go),
+// which exists to prove the gate; in every other build it is empty. Every
+// post of a work-request list and every TCP message send calls it.
+#ifdef RB_SLOWDOWN
+extern int64_t rb_slowdown_ns;
+static inline void rb_slowdown(void)
+{
+	if (rb_slowdown_ns > 0) {
+		int64_t end = rb_now_ns() + rb_slowdown_ns;
+		while (rb_now_ns() < end)
+			;
+	}
+}
+#else
+static inline void rb_slowdown(void)
+{
+}
+#endif
+
 #endif

@@ -136,6 +136,7 @@ static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 {
 	int flags = MSG_NOSIGNAL | (s->busy ? MSG_DONTWAIT : 0);
 	struct rb_wait w = { 0 };
+	rb_slowdown();
 	while (len > 0) {
 		ssize_t r = sys_send(s->fd, p, len, flags);
 		if (r >= 0) {

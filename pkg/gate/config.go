@@ -1,0 +1,174 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
+
+// Method is how a point's change is estimated from its pairs.
+type Method string
+
+// The methods.
+const (
+	// Paired: the Hodges-Lehmann estimate of the per-pair log ratios with
+	// signed-rank bounds ([compare.PairedShift]).
+	Paired Method = "paired"
+	// Unpaired: the two-sample Hodges-Lehmann shift with Mann-Whitney
+	// bounds ([compare.ShiftInterval]), the pairs' order ignored.
+	Unpaired Method = "unpaired"
+)
+
+// Point is one gated benchmark point: a workload at one size.
+type Point struct {
+	Workload  string `json:"workload"`
+	SizeBytes int    `json:"size_bytes"`
+	// Latency is true for latency workloads (gated on the median latency),
+	// false for bandwidth ones (gated on the bandwidth).
+	Latency bool `json:"latency"`
+}
+
+// ParsePoint parses WORKLOAD:SIZE, such as "write_lat:64" or
+// "write_bw:4K".
+func ParsePoint(s string) (Point, error) {
+	name, size, ok := strings.Cut(s, ":")
+	if !ok || name == "" || size == "" {
+		return Point{}, fmt.Errorf("point %q: want WORKLOAD:SIZE, such as write_lat:64 or write_bw:4K", s)
+	}
+	w, err := workloads.Lookup(name)
+	if err != nil {
+		return Point{}, fmt.Errorf("point %q: %w", s, err)
+	}
+	n, err := workloads.ParseSize(size)
+	if err != nil {
+		return Point{}, fmt.Errorf("point %q: %w", s, err)
+	}
+	return Point{Workload: w.Name, SizeBytes: n, Latency: w.Latency()}, nil
+}
+
+// DefaultPoints is the gate's default set: RDMA WRITE, READ and SEND, and
+// the TCP baseline, latency and bandwidth at a small and a page size.
+var DefaultPoints = []string{"write_lat:64", "read_lat:4K", "write_bw:4K", "send_bw:64", "tcp_lat:64"}
+
+// String names the point as a table row does: "write_lat 64 B".
+func (p Point) String() string {
+	return p.Workload + " " + sizeText(p.SizeBytes)
+}
+
+// Metric is the metric the point is gated on.
+func (p Point) Metric() compare.Metric {
+	if p.Latency {
+		return compare.LatP50
+	}
+	return compare.BW
+}
+
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Side is one side of the gate: a binary, its extra flags, its
+// environment and shell commands run around each of its runs.
+type Side struct {
+	Name string   `json:"name"`
+	Bin  string   `json:"bin"`
+	Args []string `json:"args,omitempty"`
+	// Env holds NAME=VALUE pairs added to the run's environment (another
+	// rdma-core through LD_LIBRARY_PATH, say).
+	Env []string `json:"env,omitempty"`
+	// Before and After are shell commands (sh -c) run before and after
+	// every run of this side: a qdisc, a sysctl.
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	// Version is what the binary's "version" command printed.
+	Version string `json:"version,omitempty"`
+}
+
+// Config is what a gate measures and how it decides.
+type Config struct {
+	Points          []Point
+	Base, Candidate Side
+	// Target is the run's target: ["--loopback"], or a server host.
+	Target []string
+	// LatencyIters is -n of a latency run; BandwidthSeconds is -D of a
+	// bandwidth run.
+	LatencyIters     int
+	BandwidthSeconds float64
+	// Thresholds gate the points' metrics (by name).
+	Thresholds []compare.Threshold
+	// Alpha is the chance, at most, that an A/A gate fails.
+	Alpha float64
+	// LookEvery is the number of pairs between looks; MaxPairs the most
+	// pairs of a point (a multiple of LookEvery or not: the last look is
+	// at MaxPairs).
+	LookEvery, MaxPairs int
+	// Budget bounds the whole gate's time, warm-up included.
+	Budget time.Duration
+	Method Method
+}
+
+// Looks is the number of scheduled looks.
+func (c *Config) Looks() int {
+	return (c.MaxPairs + c.LookEvery - 1) / c.LookEvery
+}
+
+// Plan is the gate's false-alarm budget.
+func (c *Config) Plan() compare.Plan {
+	return compare.Plan{Alpha: c.Alpha, Rows: len(c.Points), Looks: c.Looks()}
+}
+
+// threshold returns the threshold of the point's metric.
+func (c *Config) threshold(p Point) (compare.Threshold, bool) {
+	for _, t := range c.Thresholds {
+		if t.Metric.Name == p.Metric().Name {
+			return t, true
+		}
+	}
+	return compare.Threshold{}, false
+}
+
+// Check says what is wrong with the configuration.
+func (c *Config) Check() error {
+	if len(c.Points) == 0 {
+		return errors.New("no point to gate: want at least one WORKLOAD:SIZE")
+	}
+	seen := map[Point]bool{}
+	for _, p := range c.Points {
+		if seen[p] {
+			return fmt.Errorf("point %s given twice", p)
+		}
+		seen[p] = true
+		if _, ok := c.threshold(p); !ok {
+			return fmt.Errorf("point %s: no threshold for its metric %s (--fail-on)", p, p.Metric().Name)
+		}
+	}
+	switch {
+	case c.Base.Bin == "" || c.Candidate.Bin == "":
+		return errors.New("a side has no binary")
+	case c.LatencyIters < 1:
+		return fmt.Errorf("-n %d: want at least 1 iteration per latency run", c.LatencyIters)
+	case !(c.BandwidthSeconds >= 0.001 && c.BandwidthSeconds <= 60):
+		return fmt.Errorf("-D %g: want 0.001 to 60 seconds per bandwidth run", c.BandwidthSeconds)
+	case c.LookEvery < 2:
+		return fmt.Errorf("--look-every %d: want at least 2 pairs between looks", c.LookEvery)
+	case c.MaxPairs < c.LookEvery:
+		return fmt.Errorf("--max-pairs %d: want at least --look-every (%d)", c.MaxPairs, c.LookEvery)
+	case c.MaxPairs > 1000:
+		return fmt.Errorf("--max-pairs %d: want at most 1000", c.MaxPairs)
+	case c.Budget <= 0:
+		return fmt.Errorf("--budget %v: want a positive duration", c.Budget)
+	case c.Method != Paired && c.Method != Unpaired:
+		return fmt.Errorf("--method %q: want paired or unpaired", c.Method)
+	}
+	return c.Plan().Check()
+}

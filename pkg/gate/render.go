@@ -1,0 +1,150 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+)
+
+// WriteTable writes the gate's result for a terminal: the sides and
+// settings, a row per point, a note per row that needs one, and the
+// gate's line, "gate pass (exit 0): ...", last.
+func WriteTable(w io.Writer, d *Document, colour bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", sideText(d.Base), sideText(d.Candidate))
+	s := d.Settings
+	fmt.Fprintf(&b, "%s gate, %s intervals (a %g false-alarm budget over %d rows x %d looks), thresholds %s\n",
+		s.Method, compare.FormatConfidence(s.Confidence), s.Alpha, len(d.Rows), s.Looks, strings.Join(s.Thresholds, ","))
+	if d.StopReason != "" {
+		fmt.Fprintf(&b, "stopped: %s, after %.0f s\n", d.StopReason, d.Seconds)
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write gate table: %w", err)
+	}
+	tbl := compare.NewTable(w, "point", "metric", "pairs", "base median", "candidate median", "change ["+compare.FormatConfidence(s.Confidence)+" CI]", "decision")
+	for _, r := range d.Rows {
+		cells := []string{r.Label(), r.Metric + " (" + r.Unit + ")", fmt.Sprint(len(r.Base)), valueCell(r.BaseMedian, len(r.Base)),
+			valueCell(r.CandidateMedian, len(r.Candidate)), changeCell(r), compare.Paint(colour, r.Decision.String(), decisionCell(r))}
+		if err := tbl.Append(cells); err != nil {
+			return fmt.Errorf("write gate table: %w", err)
+		}
+	}
+	if err := tbl.Render(); err != nil {
+		return fmt.Errorf("write gate table: %w", err)
+	}
+	b.Reset()
+	b.WriteString("\n")
+	for _, r := range d.Rows {
+		for _, n := range Notes(r) {
+			fmt.Fprintf(&b, "%s %s: %s\n", r.Label(), r.Metric, n)
+		}
+	}
+	if d.Status == StatusPartial {
+		fmt.Fprintf(&b, "partial: %s\n", d.Reason)
+	}
+	b.WriteString(compare.Paint(colour, d.Outcome, Summary(d)) + "\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write gate table: %w", err)
+	}
+	return nil
+}
+
+func sideText(s Side) string {
+	t := s.Bin
+	if s.Version != "" {
+		t += " (" + strings.TrimPrefix(s.Version, "rdma-bench ") + ")"
+	}
+	if len(s.Args) > 0 {
+		t += " " + strings.Join(s.Args, " ")
+	}
+	if len(s.Env) > 0 {
+		t += " [env " + strings.Join(s.Env, " ") + "]"
+	}
+	if s.Before != "" || s.After != "" {
+		t += fmt.Sprintf(" [before %q, after %q]", s.Before, s.After)
+	}
+	return t
+}
+
+func valueCell(v float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return compare.FormatValue(v)
+}
+
+func changeCell(r *Row) string {
+	if len(r.Looks) == 0 {
+		return "-"
+	}
+	return compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(r.LoPct, r.HiPct)
+}
+
+func decisionCell(r *Row) string {
+	if len(r.Looks) == 0 {
+		return "not looked at"
+	}
+	return r.Decision.String()
+}
+
+// Notes are what a row's reader needs beside its cells: why it is
+// undecided and what would decide it, and the caveats of its runs.
+func Notes(r *Row) []string {
+	var n []string
+	lim := r.threshold.LimitPct
+	if lim == 0 { // a row read back from a document
+		if t, err := compare.ParseThresholds(r.Threshold); err == nil && len(t) == 1 {
+			lim = t[0].LimitPct
+		}
+	}
+	switch {
+	case len(r.Looks) == 0:
+	case r.Decision == compare.Fail:
+		n = append(n, fmt.Sprintf("slower: the whole interval is a regression and the estimate is at least half the threshold %s", r.Threshold))
+	case r.Decision == compare.Undecided:
+		det := "no bound yet"
+		if !math.IsInf(r.DetectablePct, 0) && r.DetectablePct < 1e300 {
+			det = fmt.Sprintf("about %.1f%%", r.DetectablePct)
+		}
+		n = append(n, fmt.Sprintf("undecided after %d pairs, not \"no regression\": the smallest regression these pairs would catch "+
+			"most of the time is %s (threshold %g%%); more pairs (--max-pairs, --budget) would decide", r.Pairs, det, lim))
+	}
+	runs := 2 * len(r.Base)
+	if r.Unclean > 0 {
+		n = append(n, fmt.Sprintf("%d of %d runs not clean (the port counters moved: retransmissions)", r.Unclean, runs))
+	}
+	if r.AtTick > 0 {
+		n = append(n, fmt.Sprintf("%d of %d runs had a median latency at the scheduler's tick (4 ms): the two sides took turns on one CPU", r.AtTick, runs))
+	}
+	return n
+}
+
+// Summary is the gate's last line: "gate pass (exit 0): 5 of 5 rows pass".
+func Summary(d *Document) string {
+	var pass, fail, und []string
+	for _, r := range d.Rows {
+		switch r.Decision {
+		case compare.Pass:
+			pass = append(pass, r.Label())
+		case compare.Fail:
+			fail = append(fail, fmt.Sprintf("%s %s %s", r.Label(), r.Metric, compare.FormatPct(r.EstimatePct)))
+		default:
+			und = append(und, r.Label())
+		}
+	}
+	if d.Status == StatusPartial {
+		return fmt.Sprintf("gate partial (exit %d): measurement stopped after %d of %d rows' pairs; %d pass, %d fail, %d undecided so far",
+			ExitMeasurement, len(pass)+len(fail), len(d.Rows), len(pass), len(fail), len(und))
+	}
+	switch d.ExitCode {
+	case ExitFail:
+		return fmt.Sprintf("gate fail (exit %d): %s", ExitFail, strings.Join(fail, "; "))
+	case ExitUndecided:
+		return fmt.Sprintf("gate undecided (exit %d): %d of %d rows undecided (%s); %d pass", ExitUndecided, len(und), len(d.Rows), strings.Join(und, ", "), len(pass))
+	}
+	return fmt.Sprintf("gate pass (exit %d): %d of %d rows pass", ExitPass, len(pass), len(d.Rows))
+}

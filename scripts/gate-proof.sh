@@ -1,141 +1,114 @@
 #!/usr/bin/env bash
-# scripts/gate-proof.sh: the experiments behind docs/gate.md. Each one is a
-# run of the gate (scripts/gate.sh, with its defaults unless said) whose
-# candidate is either the same as the baseline (A/A: the gate must not fail)
-# or slowed down on purpose (the gate must fail and name the point and the
-# metric). Every VM session is one gate: short, so that others can use the
-# machine between them.
+# scripts/gate-proof.sh: the experiments behind docs/gate.md, each one or
+# more runs of `rdma-bench gate` whose candidate is either the base itself
+# (A/A: the gate must not fail) or slower by construction (the gate must
+# fail). All experiments of one call run in one VM boot (vm/run.sh) when
+# this host has no RDMA device.
 #
-# usage: scripts/gate-proof.sh aa [N]             N A/A gates (default 10)
-#        scripts/gate-proof.sh hog NICE...        candidate beside one busy loop at
-#                                                 each nice level (19 = barely runs)
-#        scripts/gate-proof.sh txdepth DEPTH...   candidate with -t DEPTH (a shallow send
-#                                                 queue: bandwidth drops by construction)
-#        scripts/gate-proof.sh netem DELAY_US...  client on rxea, server on rxeb, over a
-#                                                 veth pair; candidate with a netem delay
-#                                                 on both veths
-#        scripts/gate-proof.sh summary            one line per experiment so far
+# usage: scripts/gate-proof.sh EXPERIMENT...
+#   aa:K                    K A/A gates, default points and settings
+#   pool:NAME:PAIRS[:NS]    one gate of the default points with one look after
+#                           PAIRS pairs: a pool of pairs to resample; the
+#                           candidate is the slowdown build at NS ns (default:
+#                           the base binary itself)
+#   slow:POINT:NS:K         K gates of POINT (WORKLOAD:SIZE) against the slowdown
+#                           build spinning NS ns per post
+#   real:NAME:GATE-FLAGS    one gate with the given flags (commas for spaces),
+#                           for a real change: real:mtu256:--candidate-args,-m,256
+#   netem:US                one gate of write_lat:64 and write_bw:4K between two
+#                           rxe devices on a veth pair, the candidate behind a
+#                           netem delay of US microseconds on both veths
 #
-# Every experiment goes to results/gate-proof/NAME/: the documents, gate.txt
-# (the gate's table), gate.json (the same comparison as JSON) and exit (the
-# gate's exit status); `summary` reads them. A NAME already done is skipped
-# (delete its directory to measure it again).
-#
-# Environment: RDMA_BENCH_PROOF_LOCK, a lock file held (flock) around every
-# gate, for machines where several people take turns at the VM; every
-# RDMA_BENCH_GATE_* setting of scripts/gate.sh.
+# Every gate goes to results/gate-proof/NAME[-i]/: its document (gate-*.json),
+# gate.txt (the table), gate.log (progress) and exit. A directory that holds
+# an exit file is skipped (delete it to measure again). The slowdown build
+# is .build/rdma-bench-slowdown (go build -tags rdmabench_slowdown).
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 cd "$root"
 out=results/gate-proof
-netem_port=18611
+bin=$root/rdma-bench
+slow=$root/.build/rdma-bench-slowdown
+port=18611
 
-# gate NAME [VAR=VALUE...]: one gate run (or, for netem, a measurement in
-# the VM and the gate's comparison on the host) into $out/NAME.
+# gate NAME FLAGS...: one gate into $out/NAME.
 gate() {
-	local name=$1 dir=$out/$1 rc=0 lock=()
+	local name=$1 dir=$out/$1 rc=0
 	shift
 	if [ -f "$dir/exit" ]; then
-		echo "gate-proof: $name: done before ($dir/exit)" >&2
+		echo "gate-proof: $name: done before" >&2
 		return 0
 	fi
-	rm -rf "$dir"
 	mkdir -p "$dir"
-	[ -z "${RDMA_BENCH_PROOF_LOCK:-}" ] || lock=(flock "$RDMA_BENCH_PROOF_LOCK")
-	echo "gate-proof: $name: $*" >&2
-	echo "$*" >"$dir/settings"
-	if [[ $name == netem-* ]]; then
-		env "$@" "${lock[@]}" vm/run.sh -- "$0" --netem-guest "$dir" >"$dir/gate.txt" 2>"$dir/gate.log" || rc=$?
-		[ "$rc" -ne 0 ] || env "$@" scripts/gate.sh --compare "$dir" >"$dir/gate.txt" 2>>"$dir/gate.log" || rc=$?
-	else
-		env "$@" RDMA_BENCH_GATE_RESULTS="$dir" "${lock[@]}" scripts/gate.sh >"$dir/gate.txt" 2>"$dir/gate.log" || rc=$?
-	fi
-	if compgen -G "$dir/*.json" >/dev/null; then
-		env "$@" RDMA_BENCH_GATE_COMPARE_FLAGS="${RDMA_BENCH_GATE_COMPARE_FLAGS:-} -o json" \
-			scripts/gate.sh --compare "$dir" >"$dir/gate.json.tmp" 2>/dev/null || true
-		mv "$dir/gate.json.tmp" "$dir/gate.json"
-	fi
+	echo "gate-proof: $name: rdma-bench gate $*" >&2
+	"$bin" gate --save-dir "$dir" "$@" >"$dir/gate.txt" 2>"$dir/gate.log" || rc=$?
 	echo "$rc" >"$dir/exit"
-	summary_line "$name"
+	echo "gate-proof: $name: exit $rc, $(tail -n 1 "$dir/gate.txt")" >&2
 }
 
-# summary_line NAME: the experiment's exit status, gated rows by outcome,
-# and every failed row with its change and interval.
-summary_line() {
-	local dir=$out/$1
-	printf '%-16s exit %s  ' "$1" "$(cat "$dir/exit")"
-	if [ ! -s "$dir/gate.json" ]; then
-		echo "(no comparison)"
-		return
-	fi
-	jq -r '
-		def pct: if . == null then "inf" else (. * 10 | round / 10 | tostring) end;
-		.gate as $g
-		| "gated: \($g.fail) fail, \($g.inconclusive) inconclusive, \($g.pass) pass"
-		  + ([.rows[] | select(.gate.outcome == "fail")
-		      | "\n    fail: \(.point) \(.metric) \(.change_pct | pct)% [\(.change_ci_lo_pct | pct), \(.change_ci_hi_pct | pct)]"] | join(""))
-		  + ([.rows[] | select(.gate.outcome == "inconclusive")
-		      | "\(.point) \(.metric) \(.change_pct | pct)%"] | if length > 0 then "\n    inconclusive: " + join("; ") else "" end)
-	' "$dir/gate.json"
+experiment() {
+	local e=$1 kind rest i
+	kind=${e%%:*}
+	rest=${e#*:}
+	case $kind in
+	aa)
+		for ((i = 1; i <= rest; i++)); do
+			gate "aa-$(printf %02d "$i")"
+		done
+		;;
+	pool)
+		local name pairs ns flags=()
+		IFS=: read -r name pairs ns <<<"$rest"
+		[ -z "$ns" ] || flags=(--candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns")
+		gate "pool-$name" --max-pairs "$pairs" --look-every "$pairs" --budget 2h "${flags[@]}"
+		;;
+	slow)
+		local w s ns k
+		IFS=: read -r w s ns k <<<"$rest"
+		for ((i = 1; i <= k; i++)); do
+			gate "slow-$w-$s-${ns}ns-$(printf %02d "$i")" "$w:$s" --candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns"
+		done
+		;;
+	real)
+		local name flags
+		name=${rest%%:*}
+		IFS=, read -r -a flags <<<"${rest#*:}"
+		gate "real-$name" "${flags[@]}"
+		;;
+	netem)
+		bash cmd/rdma-bench/testdata/veth-rxe.sh down >/dev/null 2>&1 || true
+		bash cmd/rdma-bench/testdata/veth-rxe.sh up
+		"$bin" server --persistent -d rxeb -p "$port" >"$out/netem-server.log" 2>&1 &
+		local spid=$! q="tc qdisc replace dev veth0 root netem delay ${rest}us && tc qdisc replace dev veth1 root netem delay ${rest}us"
+		sleep 2
+		gate "netem-${rest}us" write_lat:64 write_bw:4K --host 127.0.0.1 --base-args "-d rxea -p $port" \
+			--candidate-args "-d rxea -p $port" --candidate-before "$q" \
+			--candidate-after "tc qdisc del dev veth0 root; tc qdisc del dev veth1 root"
+		kill "$spid" 2>/dev/null || true
+		wait "$spid" 2>/dev/null || true
+		bash cmd/rdma-bench/testdata/veth-rxe.sh down
+		;;
+	*)
+		echo "gate-proof: unknown experiment $e (see the usage at the top of $0)" >&2
+		return 2
+		;;
+	esac
 }
 
-# netem_guest DIR: inside the VM: two rxe devices on a veth pair, a server
-# on rxeb, and the gate's measurement with the candidate behind a netem
-# delay of RDMA_BENCH_PROOF_DELAY_US on both veths.
-netem_guest() {
-	local dir=$1 d=${RDMA_BENCH_PROOF_DELAY_US:?} srv rc=0
-	bash cmd/rdma-bench/testdata/veth-rxe.sh down >/dev/null 2>&1 || true
-	bash cmd/rdma-bench/testdata/veth-rxe.sh up
-	./rdma-bench server --persistent -d rxeb -p "$netem_port" >"$dir/server.log" 2>&1 &
-	srv=$!
-	sleep 1
-	RDMA_BENCH_GATE_TARGET="127.0.0.1 -d rxea -p $netem_port" \
-		RDMA_BENCH_GATE_CANDIDATE_BEFORE="tc qdisc replace dev veth0 root netem delay ${d}us && tc qdisc replace dev veth1 root netem delay ${d}us" \
-		RDMA_BENCH_GATE_CANDIDATE_AFTER="tc qdisc del dev veth0 root && tc qdisc del dev veth1 root" \
-		scripts/gate.sh --measure "$dir" || rc=$?
-	kill "$srv" 2>/dev/null || true
-	wait "$srv" 2>/dev/null || true
-	bash cmd/rdma-bench/testdata/veth-rxe.sh down
-	return "$rc"
-}
-
-[ -x ./rdma-bench ] || make -s build
-cmd=${1:-}
-shift || true
-case "$cmd" in
-aa)
-	for ((i = 1; i <= ${1:-10}; i++)); do
-		gate "$(printf 'aa-%02d' "$i")"
+if [ "${1:-}" = --in-vm ]; then
+	shift
+	for e in "$@"; do
+		experiment "$e"
 	done
-	;;
-hog)
-	for n in "$@"; do
-		gate "hog-nice$n" \
-			RDMA_BENCH_GATE_CANDIDATE_BEFORE="nice -n $n bash -c 'while :; do :; done' >/dev/null 2>&1 & echo \$! >/tmp/gate-proof-hog.pid" \
-			RDMA_BENCH_GATE_CANDIDATE_AFTER='kill $(cat /tmp/gate-proof-hog.pid)'
-	done
-	;;
-txdepth)
-	for t in "$@"; do
-		gate "tx-$t" RDMA_BENCH_GATE_CANDIDATE_FLAGS="-t $t" RDMA_BENCH_GATE_COMPARE_FLAGS="--ignore-param tx_depth --ignore-param cq_mod"
-	done
-	;;
-netem)
-	for d in "$@"; do
-		gate "netem-${d}us" RDMA_BENCH_PROOF_DELAY_US="$d"
-	done
-	;;
---netem-guest)
-	netem_guest "$1"
-	;;
-summary)
-	for d in "$out"/*/; do
-		[ -f "$d/exit" ] && summary_line "$(basename "$d")"
-	done
-	;;
-*)
-	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-	exit 2
-	;;
-esac
+	exit 0
+fi
+[ $# -gt 0 ] || { sed -n '2,27p' "$0" >&2; exit 2; }
+[ -x "$bin" ] || make -s build
+mkdir -p .build "$out"
+go build -tags rdmabench_slowdown -o "$slow" ./cmd/rdma-bench
+if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	"$0" --in-vm "$@"
+else
+	RDMA_BENCH_VM_TIMEOUT=${RDMA_BENCH_VM_TIMEOUT:-14400} vm/run.sh -- "$0" --in-vm "$@"
+fi

@@ -45,11 +45,12 @@ fuzz: deps
 bench: build
 	scripts/bench.sh $(ARGS)
 
-# A performance gate on soft-RoCE: a baseline and a candidate measured in
-# alternating rounds, then compared; exits with compare's status
-# (docs/gate.md; its settings are RDMA_BENCH_GATE_* variables).
+# The paired performance gate (rdma-bench gate) on soft-RoCE, in the VM
+# where the host has no RDMA: make gate ARGS="--base-bin OLD/rdma-bench".
+# Its status (0 pass, 1 fail, 3 undecided, 4 measurement failed) becomes
+# make's 2 unless 0: CI calls scripts/gate.sh for the gate's own (docs/gate.md).
 gate: build
-	scripts/gate.sh
+	scripts/gate.sh $(ARGS)
 
 bench-vs-perftest: build
 	scripts/bench-vs-perftest.sh

@@ -42,6 +42,10 @@ type Document struct {
 	Outcome  string  `json:"outcome"`
 	ExitCode int     `json:"exit_code"`
 	Seconds  float64 `json:"seconds"`
+	// Runs counts every run, warm-up included; RunSeconds is their wall
+	// time, start to exit: Seconds - RunSeconds is the gate's own time.
+	Runs       int     `json:"runs"`
+	RunSeconds float64 `json:"run_seconds"`
 	// StopReason says why measuring stopped: every row decided, the
 	// budget, the most pairs.
 	StopReason string `json:"stop_reason,omitempty"`

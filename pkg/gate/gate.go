@@ -80,10 +80,13 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	for i, r := range doc.Rows {
 		for _, s := range []*Side{&c.Base, &c.Candidate} {
 			t0 := g.now()
-			if _, err := g.Runner.Run(ctx, s, r.Point); err != nil {
+			m, err := g.Runner.Run(ctx, s, r.Point)
+			if err != nil {
 				return fail(fmt.Errorf("warm-up of %s: %w", r.Label(), err))
 			}
 			pairTime[i] += g.now().Sub(t0)
+			doc.Runs++
+			doc.RunSeconds += m.Seconds
 		}
 	}
 	var round time.Duration
@@ -102,7 +105,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		for _, i := range active {
 			r := doc.Rows[i]
 			t0 := g.now()
-			if err := g.pair(ctx, r, baseFirst); err != nil {
+			if err := g.pair(ctx, doc, r, baseFirst); err != nil {
 				return fail(err)
 			}
 			pairTime[i] = g.now().Sub(t0)
@@ -155,7 +158,7 @@ func (g *Gate) active(doc *Document) []int {
 }
 
 // pair measures one pair of a row in the given order.
-func (g *Gate) pair(ctx context.Context, r *Row, baseFirst bool) error {
+func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) error {
 	sides := []*Side{&g.Config.Base, &g.Config.Candidate}
 	if !baseFirst {
 		slices.Reverse(sides)
@@ -166,6 +169,8 @@ func (g *Gate) pair(ctx context.Context, r *Row, baseFirst bool) error {
 		if err != nil {
 			return fmt.Errorf("%s, pair %d: %w", r.Label(), len(r.Base)+1, err)
 		}
+		doc.Runs++
+		doc.RunSeconds += m.Seconds
 		k := 0
 		if s == &g.Config.Candidate {
 			k = 1

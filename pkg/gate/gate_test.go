@@ -1,0 +1,249 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+)
+
+// fakeRunner gives each side's runs a log-normal noise around a point's
+// base value, the candidate slower by factor; it advances a fake clock by
+// secs per run and can fail at run failAt.
+type fakeRunner struct {
+	mu     sync.Mutex
+	rng    *rand.Rand
+	factor float64
+	noise  float64
+	clock  *fakeClock
+	secs   time.Duration
+	runs   int
+	failAt int
+	order  []string
+}
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func (f *fakeRunner) Run(ctx context.Context, s *Side, p Point) (Measurement, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs++
+	f.order = append(f.order, s.Name)
+	if f.failAt > 0 && f.runs == f.failAt {
+		return Measurement{}, errors.New("the run exited 1")
+	}
+	f.clock.t = f.clock.t.Add(f.secs)
+	v := 10 * math.Exp(f.noise*f.rng.NormFloat64())
+	if s.Name == "candidate" {
+		if p.Latency {
+			v *= f.factor
+		} else {
+			v /= f.factor
+		}
+	}
+	clean := f.runs%3 != 0
+	return Measurement{Value: v, Seconds: f.secs.Seconds(), Clean: &clean}, nil
+}
+
+func testConfig(t *testing.T, points ...string) *Config {
+	t.Helper()
+	th, err := compare.ParseThresholds("lat.p50>+5%,bw<-5%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{Base: Side{Name: "base", Bin: "a"}, Candidate: Side{Name: "candidate", Bin: "b"},
+		Target: []string{"--loopback"}, LatencyIters: 100, BandwidthSeconds: 0.1, Thresholds: th,
+		Alpha: 0.01, LookEvery: 10, MaxPairs: 40, Budget: time.Hour, Method: Paired}
+	for _, s := range points {
+		p, err := ParsePoint(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Points = append(c.Points, p)
+	}
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func runFake(t *testing.T, c *Config, f *fakeRunner) (*Document, error, int) {
+	t.Helper()
+	f.clock = &fakeClock{t: time.Unix(0, 0)}
+	saves := 0
+	g := &Gate{Config: c, Runner: f, Now: f.clock.now, Save: func(*Document) error { saves++; return nil }}
+	d, err := g.Run(context.Background(), &Document{})
+	return d, err, saves
+}
+
+func TestGateAA(t *testing.T) {
+	c := testConfig(t, "write_lat:64", "write_bw:4K")
+	d, err, saves := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(1, 1)), factor: 1, noise: 0.01, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != StatusComplete || d.ExitCode != ExitPass || d.Outcome != "pass" {
+		t.Fatalf("A/A gate: status %s, outcome %s, exit %d; want complete, pass, 0\n%s", d.Status, d.Outcome, d.ExitCode, Summary(d))
+	}
+	for _, r := range d.Rows {
+		// Two rows, four looks: each test's error is 0.01/8, which ten
+		// pairs can reach (the signed-rank tail at n=10 is 1/1024).
+		if r.Decision != compare.Pass || r.Pairs != 10 || len(r.Looks) != 1 {
+			t.Errorf("%s: %s after %d pairs, %d looks; want pass at the first look (10 pairs)", r.Label(), r.Decision, r.Pairs, len(r.Looks))
+		}
+		for i, bf := range r.BaseFirst {
+			if bf != (i%2 == 0) {
+				t.Fatalf("%s: pair %d base first %v: want A B, B A, ...", r.Label(), i+1, bf)
+			}
+		}
+		if r.Unclean == 0 {
+			t.Errorf("%s: no unclean run counted", r.Label())
+		}
+	}
+	if saves < 10 {
+		t.Errorf("saved %d times, want once per round at least", saves)
+	}
+	if d.Runs != 2*2+2*2*10 || d.RunSeconds != float64(d.Runs) {
+		t.Errorf("runs %d in %g s, want %d in as many seconds", d.Runs, d.RunSeconds, 2*2+2*2*10)
+	}
+}
+
+func TestGateCatchesSlowdown(t *testing.T) {
+	c := testConfig(t, "write_lat:64", "write_bw:4K")
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(2, 2)), factor: 1.05, noise: 0.01, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ExitCode != ExitFail {
+		t.Fatalf("5%% slower: exit %d, want %d\n%s", d.ExitCode, ExitFail, Summary(d))
+	}
+	for _, r := range d.Rows {
+		if r.Decision != compare.Fail {
+			t.Errorf("%s: %s, want fail", r.Label(), r.Decision)
+		}
+	}
+	if s := Summary(d); !strings.HasPrefix(s, "gate fail (exit 1): write_lat 64 B lat.p50 +") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func TestGateUndecidedWithinBudget(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	c.Budget = 50 * time.Second // warm-up 2 s, 2 s a pair: the first look at 10 pairs fits, not 20
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(3, 3)), factor: 1, noise: 0.2, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d.Rows[0]
+	if d.ExitCode != ExitUndecided || r.Decision != compare.Undecided || !strings.Contains(d.StopReason, "budget") {
+		t.Fatalf("noisy, short budget: exit %d, %s, stopped by %q; want undecided by the budget", d.ExitCode, r.Decision, d.StopReason)
+	}
+	if len(r.Looks) > c.Looks() {
+		t.Fatalf("%d looks, plan %d", len(r.Looks), c.Looks())
+	}
+	if !(r.DetectablePct > 0) {
+		t.Errorf("undecided row: detectable %g, want a positive figure", r.DetectablePct)
+	}
+	if n := Notes(r); len(n) == 0 || !strings.Contains(n[0], "not \"no regression\"") {
+		t.Errorf("notes %q", n)
+	}
+}
+
+func TestGateBudgetTooShort(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	c.Budget = 10 * time.Second
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(4, 4)), factor: 1, noise: 0.01, secs: time.Second})
+	var be *BudgetError
+	if !errors.As(err, &be) || d != nil {
+		t.Fatalf("budget of 10 s for 10 pairs of 2 s: %v, doc %v; want a BudgetError and no document", err, d)
+	}
+}
+
+func TestGateRunFailsPartial(t *testing.T) {
+	c := testConfig(t, "write_lat:64", "write_bw:4K")
+	d, err, saves := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(5, 5)), factor: 1, noise: 0.01, secs: time.Second, failAt: 15})
+	if err == nil || d == nil {
+		t.Fatalf("a failing run: err %v, doc %v", err, d)
+	}
+	if d.Status != StatusPartial || d.ExitCode != ExitMeasurement || !strings.Contains(d.Reason, "exited 1") || saves == 0 {
+		t.Fatalf("partial: status %s exit %d reason %q saves %d", d.Status, d.ExitCode, d.Reason, saves)
+	}
+	if len(d.Rows[0].Base) == 0 {
+		t.Fatal("the pairs measured before the failure are lost")
+	}
+}
+
+func TestGateInterrupted(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fakeRunner{rng: rand.New(rand.NewPCG(6, 6)), factor: 1, noise: 0.01, secs: time.Second, clock: &fakeClock{}}
+	r := runnerFunc(func(ctx context.Context, s *Side, p Point) (Measurement, error) {
+		if f.runs == 7 {
+			cancel()
+			return Measurement{}, context.Canceled
+		}
+		return f.Run(ctx, s, p)
+	})
+	g := &Gate{Config: c, Runner: r, Now: f.clock.now}
+	d, err := g.Run(ctx, &Document{})
+	if err == nil || d == nil || d.Status != StatusPartial {
+		t.Fatalf("interrupted: %v, %+v", err, d)
+	}
+}
+
+type runnerFunc func(ctx context.Context, s *Side, p Point) (Measurement, error)
+
+func (f runnerFunc) Run(ctx context.Context, s *Side, p Point) (Measurement, error) { return f(ctx, s, p) }
+
+func TestParsePoint(t *testing.T) {
+	p, err := ParsePoint("write_bw:4K")
+	if err != nil || p.Workload != "write_bw" || p.SizeBytes != 4096 || p.Latency || p.String() != "write_bw 4 KiB" {
+		t.Fatalf("write_bw:4K: %+v, %v", p, err)
+	}
+	for _, bad := range []string{"write_lat", "write_lat:", ":64", "nope:64", "write_lat:lots"} {
+		if _, err := ParsePoint(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	for name, change := range map[string]func(*Config){
+		"no points":     func(c *Config) { c.Points = nil },
+		"twice":         func(c *Config) { c.Points = append(c.Points, c.Points[0]) },
+		"no threshold":  func(c *Config) { c.Thresholds = c.Thresholds[:1]; c.Points[0].Latency = false },
+		"look every 1":  func(c *Config) { c.LookEvery = 1 },
+		"max < look":    func(c *Config) { c.MaxPairs = 5 },
+		"budget":        func(c *Config) { c.Budget = 0 },
+		"method":        func(c *Config) { c.Method = "bayes" },
+		"alpha":         func(c *Config) { c.Alpha = 0 },
+		"iterations":    func(c *Config) { c.LatencyIters = 0 },
+		"duration":      func(c *Config) { c.BandwidthSeconds = 0 },
+		"too many":      func(c *Config) { c.MaxPairs = 5000 },
+		"no base bin":   func(c *Config) { c.Base.Bin = "" },
+		"no cand bin":   func(c *Config) { c.Candidate.Bin = "" },
+		"threshold set": func(c *Config) { c.Thresholds = nil },
+	} {
+		c := testConfig(t, "write_lat:64")
+		change(c)
+		if err := c.Check(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestTickBound(t *testing.T) {
+	for us, want := range map[float64]bool{3900: true, 4000: true, 8100: true, 21: false, 3651: false, 6000: false, 20000: false, 100: false} {
+		if got := TickBound(us); got != want {
+			t.Errorf("TickBound(%g) = %v, want %v", us, got, want)
+		}
+	}
+}

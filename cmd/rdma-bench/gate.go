@@ -174,22 +174,13 @@ func measureGate(ctx context.Context, cfg *gate.Config, f *gateFlags) (*gate.Doc
 	switch {
 	case errors.As(err, &be):
 		return nil, usageError("%v", err)
-	case errors.As(err, &se) && doc != nil && gateMeasuredNothing(doc):
+	case errors.As(err, &se) && doc == nil:
 		return nil, usageError("%v", err)
 	}
 	if doc != nil {
 		fmt.Fprintf(os.Stderr, "gate: saved %s\n", path)
 	}
 	return doc, err
-}
-
-func gateMeasuredNothing(d *gate.Document) bool {
-	for _, r := range d.Rows {
-		if len(r.Base) > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func fileExists(p string) bool {

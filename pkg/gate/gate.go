@@ -47,7 +47,8 @@ func (g *Gate) now() time.Time {
 
 // Run measures and decides. The document it returns is complete, or
 // partial with the reason when err is not nil (a failed run, ctx
-// cancelled); it is nil only when nothing was measured.
+// cancelled); it is nil when nothing was measured (the warm-up failed, the
+// budget is too short).
 func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	c := g.Config
 	start := g.now()
@@ -66,7 +67,12 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		m := p.Metric()
 		doc.Rows = append(doc.Rows, &Row{Point: p, Metric: m.Name, Unit: m.Unit, Threshold: t.String(), threshold: t, metric: m})
 	}
+	// fail keeps what was measured, partial; a gate that failed before
+	// its first pair (in the warm-up) has no document.
 	fail := func(err error) (*Document, error) {
+		if len(doc.Rows[0].Base) == 0 { // the first row is measured first
+			return nil, err
+		}
 		doc.Status, doc.Reason = StatusPartial, err.Error()
 		doc.Outcome, doc.ExitCode = "", ExitMeasurement
 		doc.Seconds = g.now().Sub(start).Seconds()

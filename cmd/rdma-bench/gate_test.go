@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/gate"
+)
+
+// fakeBench writes a script that answers "version" as rdma-bench but
+// prints text for a run: a base that speaks another format.
+func fakeBench(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "fake-bench")
+	script := "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'rdma-bench v0.1 (commit abc)'; exit 0; fi\necho 'latency 12 us'\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestGateBadInput: every refusal is exit 2 with a message naming what is
+// wrong, before anything is measured (tcp_lat needs no RDMA device).
+func TestGateBadInput(t *testing.T) {
+	fake := fakeBench(t)
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nope:64"}, `unknown workload "nope"`},
+		{[]string{"write_lat"}, "want WORKLOAD:SIZE"},
+		{[]string{"write_lat:64", "write_lat:64"}, "given twice"},
+		{[]string{"--base-bin", "/nonexistent/rdma-bench"}, "--base-bin /nonexistent/rdma-bench: not an executable file"},
+		{[]string{"tcp_lat:64", "--base-bin", "/bin/true"}, "base side: /bin/true version printed \"\": not rdma-bench"},
+		{[]string{"tcp_lat:64", "--candidate-bin", fake, "--save-dir", dir}, "candidate side: " + fake + " run tcp_lat"},
+		{[]string{"--method", "bayes"}, `--method "bayes": want paired or unpaired`},
+		{[]string{"--candidate-args", "-s 64"}, "--candidate-args: -s is the gate's to set"},
+		{[]string{"--base-env", "NOVALUE"}, `--base-env "NOVALUE": want NAME=VALUE`},
+		{[]string{"--fail-on", "lat.p50>5%"}, "--fail-on"},
+		{[]string{"write_bw:4K", "--fail-on", "lat.p50>+5%"}, "no threshold for its metric bw"},
+		{[]string{"--max-pairs", "5"}, "want at least --look-every"},
+		{[]string{"--look-every", "1"}, "want at least 2 pairs between looks"},
+		{[]string{"--alpha", "0.7"}, "want a value between 0 and 0.5"},
+		{[]string{"--budget", "0s"}, "want a positive duration"},
+		{[]string{"-o", "xml"}, "-o xml: want table or json"},
+		{[]string{"tcp_lat:64", "--budget", "1s", "--save-dir", dir}, "--budget 1s is too short: the first look needs 10 pairs"},
+	}
+	for _, c := range cases {
+		r := run(t, 2*time.Minute, append([]string{"gate"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("gate %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("refused gates left %d files in the save directory", len(ents))
+	}
+}
+
+// TestGateTCPAA: an A/A gate of the TCP baseline, the path a user takes:
+// it must not fail (exit 0 pass or 3 undecided), print the table with the
+// row and the gate's line last, and save the document with every pair.
+func TestGateTCPAA(t *testing.T) {
+	dir := t.TempDir()
+	r := run(t, 5*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "10", "--look-every", "10", "--save-dir", dir)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	last := lines[len(lines)-1]
+	if (r.code != 0 && r.code != 3) || !strings.Contains(r.stdout, "| tcp_lat 64 B ") ||
+		!strings.HasPrefix(last, "gate pass (exit 0)") && !strings.HasPrefix(last, "gate undecided (exit 3)") {
+		t.Fatalf("A/A gate: exit %d\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "gate: pair 10 of at most 10") {
+		t.Errorf("no progress line for pair 10 on stderr:\n%s", r.stderr)
+	}
+	d := readGateDoc(t, dir)
+	if d.Status != gate.StatusComplete || len(d.Rows) != 1 || len(d.Rows[0].Base) != 10 || len(d.Rows[0].Candidate) != 10 {
+		t.Fatalf("saved document: status %s, rows %d", d.Status, len(d.Rows))
+	}
+	if over := (d.Seconds - d.RunSeconds) / float64(d.Runs); over > 0.05 {
+		t.Logf("the gate's own time per run: %.0f ms (more than 50 ms; a loaded machine?)", over*1000)
+	}
+}
+
+// TestGateInterrupted: Ctrl-C in the middle keeps the pairs measured,
+// saved as partial, and exits 130.
+func TestGateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary(t), "gate", "tcp_lat:64", "--max-pairs", "40", "--save-dir", dir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(errb.String(), "gate: pair 2 of") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 130 || !strings.Contains(out.String(), "gate partial") {
+		t.Fatalf("interrupted gate: exit %d\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	d := readGateDoc(t, dir)
+	if d.Status != gate.StatusPartial || len(d.Rows[0].Base) < 2 || d.Reason == "" {
+		t.Fatalf("saved document: status %s, %d pairs, reason %q", d.Status, len(d.Rows[0].Base), d.Reason)
+	}
+}
+
+func readGateDoc(t *testing.T, dir string) *gate.Document {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "gate-*.json"))
+	if len(m) != 1 {
+		t.Fatalf("%d gate documents in %s, want 1", len(m), dir)
+	}
+	b, err := os.ReadFile(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d gate.Document
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return &d
+}

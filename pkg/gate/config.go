@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -117,14 +118,57 @@ type Config struct {
 	Method Method
 }
 
-// Looks is the number of scheduled looks.
-func (c *Config) Looks() int {
-	return (c.MaxPairs + c.LookEvery - 1) / c.LookEvery
+// Schedule is the number of pairs at each scheduled look: every
+// LookEvery pairs, and MaxPairs.
+func (c *Config) Schedule() []int {
+	var s []int
+	for n := c.LookEvery; n < c.MaxPairs; n += c.LookEvery {
+		s = append(s, n)
+	}
+	return append(s, c.MaxPairs)
 }
 
-// Plan is the gate's false-alarm budget.
+// Plan is the gate's false-alarm budget. A look at too few pairs for any
+// interval at the plan's confidence to be bounded can neither fail nor
+// pass a row, so it spends none of the budget: the plan counts only the
+// looks that can decide, the fewest k for which at most k looks of the
+// schedule can decide at the confidence of k looks (ten pairs cannot
+// decide a paired row at 99.9%: the signed-rank test's smallest one-sided
+// p-value is 2^-10). Such looks are skipped.
 func (c *Config) Plan() compare.Plan {
-	return compare.Plan{Alpha: c.Alpha, Rows: len(c.Points), Looks: c.Looks()}
+	sched := c.Schedule()
+	for k := 1; ; k++ {
+		p := compare.Plan{Alpha: c.Alpha, Rows: len(c.Points), Looks: k}
+		if k >= len(sched) || c.decisive(sched, p) <= k {
+			return p
+		}
+	}
+}
+
+// decisive counts the looks of the schedule that can decide under p.
+func (c *Config) decisive(sched []int, p compare.Plan) int {
+	n := 0
+	for _, pairs := range sched {
+		if c.CanDecide(pairs, p) {
+			n++
+		}
+	}
+	return n
+}
+
+// CanDecide reports whether a look at this many pairs can bound an
+// interval at the plan's confidence: whether the method's smallest
+// one-sided p-value (all pairs one way) is at most the test's alpha.
+func (c *Config) CanDecide(pairs int, p compare.Plan) bool {
+	a := p.TestAlpha()
+	if c.Method == Unpaired { // 1 / C(2n, n), in logs
+		lg := 0.0
+		for i := 1; i <= pairs; i++ {
+			lg += math.Log(float64(pairs+i)) - math.Log(float64(i))
+		}
+		return -lg <= math.Log(a)
+	}
+	return -float64(pairs)*math.Ln2 <= math.Log(a)
 }
 
 // threshold returns the threshold of the point's metric.

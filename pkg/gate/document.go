@@ -58,9 +58,12 @@ type Settings struct {
 	BandwidthSeconds float64  `json:"bandwidth_seconds"`
 	Method           Method   `json:"method"`
 	Alpha            float64  `json:"alpha"`
-	Looks            int      `json:"looks"`
-	LookEvery        int      `json:"look_every"`
-	MaxPairs         int      `json:"max_pairs"`
+	// Looks is the number of looks that can decide, which the false-alarm
+	// budget is split over; Schedule the pairs of every scheduled look.
+	Looks     int   `json:"looks"`
+	Schedule  []int `json:"schedule"`
+	LookEvery int   `json:"look_every"`
+	MaxPairs  int   `json:"max_pairs"`
 	// Confidence is the two-sided confidence of every interval.
 	Confidence    float64  `json:"confidence"`
 	BudgetSeconds float64  `json:"budget_seconds"`

@@ -55,7 +55,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	plan := c.Plan()
 	doc.Kind, doc.SchemaVersion, doc.Status = Kind, SchemaVersion, StatusPartial
 	doc.Settings = Settings{Target: c.Target, LatencyIters: c.LatencyIters, BandwidthSeconds: c.BandwidthSeconds,
-		Method: c.Method, Alpha: c.Alpha, Looks: plan.Looks, LookEvery: c.LookEvery, MaxPairs: c.MaxPairs,
+		Method: c.Method, Alpha: c.Alpha, Looks: plan.Looks, Schedule: c.Schedule(), LookEvery: c.LookEvery, MaxPairs: c.MaxPairs,
 		Confidence: plan.Confidence(), BudgetSeconds: c.Budget.Seconds()}
 	for _, t := range c.Thresholds {
 		doc.Settings.Thresholds = append(doc.Settings.Thresholds, t.String())
@@ -117,14 +117,14 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 			pairTime[i] = g.now().Sub(t0)
 			r.PairSeconds += pairTime[i].Seconds()
 		}
-		scheduled := pair%c.LookEvery == 0 || pair == c.MaxPairs
+		scheduled := (pair%c.LookEvery == 0 || pair == c.MaxPairs) && c.CanDecide(pair, plan)
 		// Stop before the next round when it would overrun the budget.
 		var next time.Duration
 		for _, i := range active {
 			next += pairTime[i]
 		}
 		overrun := pair < c.MaxPairs && g.now().Sub(start)+next > c.Budget
-		if scheduled || overrun {
+		if scheduled || overrun && c.CanDecide(pair, plan) {
 			looks++
 			if err := g.look(doc, plan, looks); err != nil {
 				return fail(err)

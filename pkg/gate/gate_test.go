@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,8 +147,8 @@ func TestGateUndecidedWithinBudget(t *testing.T) {
 	if d.ExitCode != ExitUndecided || r.Decision != compare.Undecided || !strings.Contains(d.StopReason, "budget") {
 		t.Fatalf("noisy, short budget: exit %d, %s, stopped by %q; want undecided by the budget", d.ExitCode, r.Decision, d.StopReason)
 	}
-	if len(r.Looks) > c.Looks() {
-		t.Fatalf("%d looks, plan %d", len(r.Looks), c.Looks())
+	if len(r.Looks) > c.Plan().Looks {
+		t.Fatalf("%d looks, plan %d", len(r.Looks), c.Plan().Looks)
 	}
 	if !(r.DetectablePct > 0) {
 		t.Errorf("undecided row: detectable %g, want a positive figure", r.DetectablePct)
@@ -201,7 +202,9 @@ func TestGateInterrupted(t *testing.T) {
 
 type runnerFunc func(ctx context.Context, s *Side, p Point) (Measurement, error)
 
-func (f runnerFunc) Run(ctx context.Context, s *Side, p Point) (Measurement, error) { return f(ctx, s, p) }
+func (f runnerFunc) Run(ctx context.Context, s *Side, p Point) (Measurement, error) {
+	return f(ctx, s, p)
+}
 
 func TestParsePoint(t *testing.T) {
 	p, err := ParsePoint("write_bw:4K")
@@ -245,5 +248,31 @@ func TestTickBound(t *testing.T) {
 		if got := TickBound(us); got != want {
 			t.Errorf("TickBound(%g) = %v, want %v", us, got, want)
 		}
+	}
+}
+
+// TestPlanLooks: a look that cannot bound an interval spends none of the
+// false-alarm budget.
+func TestPlanLooks(t *testing.T) {
+	c := testConfig(t, DefaultPoints...)
+	if got := c.Schedule(); !slices.Equal(got, []int{10, 20, 30, 40}) {
+		t.Fatalf("schedule %v", got)
+	}
+	// Paired, five rows: at 10 pairs the smallest p-value, 2^-10, is
+	// above 0.01/(5 x 3); the looks at 20, 30 and 40 count.
+	if p := c.Plan(); p.Looks != 3 {
+		t.Errorf("paired, 5 rows: %d looks, want 3", p.Looks)
+	}
+	c.Method = Unpaired
+	if p := c.Plan(); p.Looks != 4 {
+		t.Errorf("unpaired, 5 rows: %d looks, want 4", p.Looks)
+	}
+	c = testConfig(t, "write_lat:64", "write_bw:4K")
+	if p := c.Plan(); p.Looks != 4 {
+		t.Errorf("paired, 2 rows: %d looks, want 4 (2^-10 < 0.01/8)", p.Looks)
+	}
+	c.MaxPairs, c.LookEvery = 25, 10
+	if got := c.Schedule(); !slices.Equal(got, []int{10, 20, 25}) {
+		t.Errorf("schedule to 25 by 10: %v", got)
 	}
 }

@@ -40,7 +40,10 @@ func main() {
 	most := flag.Int("max", 40, "the most pairs of a gate")
 	failOn := flag.String("fail-on", "", "thresholds instead of the rows' own (e.g. lat.p50>+5%,bw<-5%)")
 	flag.Parse()
-	plan := compare.Plan{Alpha: *alpha, Rows: *rows, Looks: (*most + *look - 1) / *look}
+	cfgOf := func(m gate.Method) *gate.Config {
+		return &gate.Config{Points: make([]gate.Point, *rows), Alpha: *alpha, LookEvery: *look, MaxPairs: *most, Method: m}
+	}
+	plan := cfgOf(gate.Paired).Plan()
 	conf := plan.Confidence()
 	var th []compare.Threshold
 	if *failOn != "" {
@@ -80,7 +83,9 @@ func main() {
 					len(r.Base), n, med(wp), med(wu), counts(cp), counts(cu), all.EstimatePct, all.LoPct, all.HiPct)
 			}
 		}
-		gates = append(gates, replay(path, d, th, plan, *look, *most)...)
+		for _, m := range []gate.Method{gate.Paired, gate.Unpaired} {
+			gates = append(gates, replay(path, d, th, cfgOf(m)))
+		}
 	}
 	fmt.Println()
 	fmt.Println("| document | method | gates (blocks) | fail | pass | undecided | mean pairs per point |")
@@ -90,36 +95,35 @@ func main() {
 	}
 }
 
-// replay runs the sequential gate on every block of up to max consecutive
-// pairs (one block per start offset), by both methods.
-func replay(path string, d *gate.Document, th []compare.Threshold, plan compare.Plan, look, most int) []string {
+// replay runs the sequential gate on every block of up to MaxPairs
+// consecutive pairs (one block per start offset).
+func replay(path string, d *gate.Document, th []compare.Threshold, c *gate.Config) string {
 	n := len(d.Rows[0].Base)
 	for _, r := range d.Rows {
 		n = min(n, len(r.Base))
 	}
-	var out []string
-	for _, m := range []gate.Method{gate.Paired, gate.Unpaired} {
-		var res [3]int
-		pairs, blocks := 0.0, 0
-		for s := 0; s+look <= n; s++ {
-			end := min(s+most, n)
-			outcome, used := sequential(d, th, plan, m, s, end, look)
-			res[outcome]++
-			pairs += used
-			blocks++
-		}
-		out = append(out, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %.1f |", short(path), m, blocks, res[compare.Fail],
-			res[compare.Pass], res[compare.Undecided], pairs/float64(blocks)))
+	var res [3]int
+	pairs, blocks := 0.0, 0
+	for s := 0; s+c.LookEvery <= n; s++ {
+		outcome, used := sequential(d, th, c, s, min(s+c.MaxPairs, n))
+		res[outcome]++
+		pairs += used
+		blocks++
 	}
-	return out
+	return fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %.1f |", short(path), c.Method, blocks, res[compare.Fail],
+		res[compare.Pass], res[compare.Undecided], pairs/float64(blocks))
 }
 
 // sequential replays one gate on pairs [s, end): the gate's outcome and
 // the mean pairs per point it took.
-func sequential(d *gate.Document, th []compare.Threshold, plan compare.Plan, m gate.Method, s, end, look int) (compare.Decision, float64) {
+func sequential(d *gate.Document, th []compare.Threshold, c *gate.Config, s, end int) (compare.Decision, float64) {
+	plan, m := c.Plan(), c.Method
 	decided := make([]compare.Decision, len(d.Rows))
 	used := make([]int, len(d.Rows))
-	for k := look; s+k <= end; k += look {
+	for _, k := range c.Schedule() {
+		if s+k > end || !c.CanDecide(k, plan) {
+			continue
+		}
 		for i, r := range d.Rows {
 			if decided[i] != compare.Undecided {
 				continue

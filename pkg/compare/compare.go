@@ -42,17 +42,20 @@ type Row struct {
 	Metric Metric
 	// Base and New summarise each side.
 	Base, New Side
-	// ChangePct is the change of the median in percent of the base median,
-	// (new/base - 1) x 100, as benchstat prints it.
+	// ChangePct is the change every format shows, in percent of the base:
+	// the Hodges-Lehmann estimate of new/base (see [ShiftInterval]), the
+	// centre of the interval below, so that it always lies inside it.
 	ChangePct float64
+	// MedianChangePct is the change of the median, (new median / base
+	// median - 1) x 100, as benchstat prints it; usually close to
+	// ChangePct, but not always inside its interval, which is why it is
+	// not the one shown.
+	MedianChangePct float64
 	// ChangeLoPct and ChangeHiPct bound the confidence interval of the
 	// change (see [ShiftInterval]); infinite when the sample is too small.
 	ChangeLoPct, ChangeHiPct float64
 	// ChangeConfidence is that interval's actual coverage.
 	ChangeConfidence float64
-	// ShiftPct is the Hodges-Lehmann estimate of the change, the centre of
-	// the interval. It is usually close to ChangePct.
-	ShiftPct float64
 	// P is the two-sided Mann-Whitney U test's p-value (benchmath's).
 	P float64
 	// Options are the settings the row was computed with.
@@ -107,13 +110,13 @@ func Compare(s Series, o Options) (Row, error) {
 			row.Warnings = append(row.Warnings, w.Error())
 		}
 	}
-	row.ChangePct = (row.New.Median/row.Base.Median - 1) * 100
+	row.MedianChangePct = (row.New.Median/row.Base.Median - 1) * 100
 	sh, err := ShiftInterval(base.Values, nw.Values, o.Confidence)
 	if err != nil {
 		return Row{}, fmt.Errorf("point %q, metric %s: %w", s.Point, s.Metric.Name, err)
 	}
 	row.ChangeLoPct, row.ChangeHiPct = sh.LoPct, sh.HiPct
-	row.ChangeConfidence, row.ShiftPct = sh.Confidence, sh.EstimatePct
+	row.ChangeConfidence, row.ChangePct = sh.Confidence, sh.EstimatePct
 	decide(&row)
 	return row, nil
 }

@@ -35,7 +35,7 @@ func decide(r *Row) {
 		r.Reason = fmt.Sprintf("%s lies inside %s (%s)", iv, bandText, fmtP(r.P))
 	default:
 		r.Verdict = Inconclusive
-		shift := math.Log1p(r.ShiftPct / 100)
+		shift := math.Log1p(r.ChangePct / 100)
 		up, down := math.Log1p(band/100), math.Log1p(-band/100)
 		var n int
 		switch {
@@ -64,7 +64,7 @@ func decide(r *Row) {
 // maxRunsEstimate.
 func runsToClear(r *Row, edge float64) int {
 	least := max(r.Base.N, r.New.N) + 1
-	shift := math.Log1p(r.ShiftPct / 100)
+	shift := math.Log1p(r.ChangePct / 100)
 	lo, hi := math.Log1p(r.ChangeLoPct/100), math.Log1p(r.ChangeHiPct/100)
 	half := hi - shift // the half that faces the edge
 	if shift > edge {

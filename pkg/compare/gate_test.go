@@ -11,7 +11,7 @@ import (
 func row(m Metric, lo, hi, p float64) Row {
 	mid := (lo + hi) / 2
 	return Row{Point: "pt", Metric: m, Base: Side{Median: 10, N: 10}, New: Side{Median: 10 * (1 + mid/100), N: 10},
-		ChangePct: mid, ShiftPct: mid, ChangeLoPct: lo, ChangeHiPct: hi, P: p, Options: DefaultOptions()}
+		ChangePct: mid, MedianChangePct: mid, ChangeLoPct: lo, ChangeHiPct: hi, P: p, Options: DefaultOptions()}
 }
 
 func TestGateOutcomes(t *testing.T) {

@@ -73,7 +73,7 @@ type jsonRow struct {
 	ChangeLoPct      *float64    `json:"change_ci_lo_pct"`
 	ChangeHiPct      *float64    `json:"change_ci_hi_pct"`
 	ChangeConfidence float64     `json:"change_ci_confidence"`
-	HodgesLehmannPct float64     `json:"hodges_lehmann_pct"`
+	MedianChangePct  float64     `json:"median_change_pct"`
 	PValue           float64     `json:"p_value"`
 	Verdict          string      `json:"verdict"`
 	Reason           string      `json:"reason"`
@@ -94,8 +94,10 @@ type jsonRowGate struct {
 // settings, thresholds, gate (status, exit_code and counts), verdicts
 // (counts) and rows, in input order. A row's medians and their interval
 // bounds (base.median, base.ci_lo, ...) are in the unit its "unit" key
-// names; keys ending in _pct are percentages of the base. An unbounded
-// interval end is null.
+// names; keys ending in _pct are percentages of the base. change_pct is
+// the Hodges-Lehmann estimate that every format shows, the centre of
+// change_ci_lo_pct..change_ci_hi_pct; median_change_pct is the change of
+// the medians, for reference. An unbounded interval end is null.
 func WriteJSON(w io.Writer, r Report) error {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	doc := jsonReport{
@@ -132,7 +134,7 @@ func toJSONRow(g GateRow) jsonRow {
 		Point: g.Point, Metric: g.Metric.Name, Unit: g.Metric.Unit, HigherIsBetter: g.Metric.HigherIsBetter,
 		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
 		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
-		ChangeConfidence: g.ChangeConfidence, HodgesLehmannPct: g.ShiftPct, PValue: g.P,
+		ChangeConfidence: g.ChangeConfidence, MedianChangePct: g.MedianChangePct, PValue: g.P,
 		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded,
 		Warnings: append([]string{}, g.Warnings...),
 		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded},

@@ -68,11 +68,11 @@ func tableRows(w io.Writer, rows []GateRow, colour bool) error {
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 	)
-	tbl.Header("point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate")
+	tbl.Header(Columns)
 	for _, g := range rows {
-		cells := []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
-			changeCell(g.Row), fmtP(g.P), paint(colour, g.Verdict.String(), g.Verdict.String()),
-			paint(colour, g.Outcome.String(), gateCell(g))}
+		cells := g.Cells()
+		cells[colVerdict] = paint(colour, g.Verdict.String(), cells[colVerdict])
+		cells[colGate] = paint(colour, g.Outcome.String(), cells[colGate])
 		if err := tbl.Append(cells); err != nil {
 			return err
 		}

@@ -125,7 +125,7 @@ func (r Report) settings() string {
 	if len(r.Gate.Rows) > 0 {
 		o := r.Gate.Rows[0].Options
 		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
-			"noise band +/-%g%%, change interval: Hodges-Lehmann on log ratios", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
+			"noise band +/-%g%%, change: Hodges-Lehmann estimate of new/base with its interval (on log ratios)", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
 		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return g.Base.noCI() || g.New.noCI() }) {
 			parts = append(parts, fmt.Sprintf("[no CI]: a median's %s interval takes at least %d runs",
 				confLabel(o.Confidence), medianRuns(o.Confidence)))
@@ -172,6 +172,22 @@ func quiet(rows []GateRow) string {
 	return fmt.Sprintf("%d more rows are inconclusive without bearing on the gate (not gated, or within their threshold); "+
 		"-o json gives each one's reason and the runs per side that would decide it", n)
 }
+
+// Columns head the table of rows, the same in every view that has one
+// (the table, Markdown and the HTML report); [GateRow.Cells] fills them.
+var Columns = []string{"point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate"}
+
+// Cells are the row's cells under [Columns], as plain text.
+func (g GateRow) Cells() []string {
+	return []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
+		changeCell(g.Row), fmtP(g.P), g.Verdict.String(), gateCell(g)}
+}
+
+// Column indices of [Columns] that the renderers decorate.
+const (
+	colVerdict = 6
+	colGate    = 7
+)
 
 // sideCell formats a side as "10.02 [9.98, 10.10] n=10", or "10.02 [no CI]
 // n=5" when the runs are too few for a median's interval at the

@@ -160,3 +160,27 @@ func TestLookupMetric(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// TestChangeIsHodgesLehmann: the change every format shows is the
+// Hodges-Lehmann estimate, the centre of its interval, even where the
+// change of the medians is far from it (two modes, the new side's median
+// falling in the lower one); the medians' change is kept apart.
+func TestChangeIsHodgesLehmann(t *testing.T) {
+	base := []float64{1, 1, 1, 1, 1, 5, 5, 5, 5, 5}
+	nw := []float64{1, 1, 1, 1, 1, 1, 5, 5, 5, 5}
+	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: base, New: nw})
+	sh, err := ShiftInterval(base, nw, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ChangePct != sh.EstimatePct || r.ChangePct < r.ChangeLoPct || r.ChangePct > r.ChangeHiPct {
+		t.Errorf("change %v%%, Hodges-Lehmann %v%%, interval %s", r.ChangePct, sh.EstimatePct, fmtInterval(r.ChangeLoPct, r.ChangeHiPct))
+	}
+	if math.Abs(r.MedianChangePct-(1.0/3-1)*100) > 1e-9 {
+		t.Errorf("medians' change %v%%, want -66.7%%", r.MedianChangePct)
+	}
+	g := Gate([]Row{r}, nil, false).Rows[0]
+	if cell := g.Cells()[4]; !strings.HasPrefix(cell, fmtPct(sh.EstimatePct)+" [") {
+		t.Errorf("change cell %q does not start with the estimate %s", cell, fmtPct(sh.EstimatePct))
+	}
+}

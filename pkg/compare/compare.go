@@ -66,6 +66,18 @@ type Row struct {
 	// RunsNeeded, for an Inconclusive row, is the number of runs per side
 	// recommended or estimated to decide; 0 otherwise.
 	RunsNeeded int
+	// DetectableLoPct and DetectableHiPct, for an Inconclusive row, are the
+	// smallest drop and rise (negative and positive percentages) that runs
+	// as spread as these, as many, would decide: a true change beyond the
+	// noise band by the interval's half-width plus 0.84 standard errors
+	// (decided about 4 times in 5; see detectMargin). -100 and +Inf when
+	// the interval is unbounded (no change can be decided); 0 for a
+	// decided row.
+	DetectableLoPct, DetectableHiPct float64
+	// Hint, for an Inconclusive row, is what would decide it: a rerun with
+	// --repeat RunsNeeded, or, when that is more runs than practical, the
+	// paired gate (rdma-bench gate); "" for a decided row.
+	Hint string
 	// Warnings are benchmath's warnings about the samples, such as
 	// "need >= 6 samples for confidence interval at level 0.95".
 	Warnings []string
@@ -77,12 +89,13 @@ type Row struct {
 //
 //   - Inconclusive, "too few runs", when the U test cannot give p < Alpha
 //     at all with these sample sizes ([MinPValue]); RunsNeeded is
-//     [RecommendedRuns];
+//     [RecommendedRuns] and no change is detectable;
 //   - Slower or Faster when p < Alpha and lo > B or hi < -B, read through
 //     the metric's direction;
 //   - Same when -B <= lo and hi <= B, significant or not;
 //   - Inconclusive otherwise, with RunsNeeded estimated from the interval's
-//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre.
+//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre,
+//     and the smallest changes these runs would decide.
 //
 // Bad input (an empty side, a NaN, infinite, zero or negative value; the
 // change is a ratio, so values must be positive) is an error naming the

@@ -78,15 +78,20 @@ type jsonRow struct {
 	Verdict          string      `json:"verdict"`
 	Reason           string      `json:"reason"`
 	RunsNeeded       int         `json:"runs_needed"`
+	DetectableLoPct  *float64    `json:"detectable_lo_pct"`
+	DetectableHiPct  *float64    `json:"detectable_hi_pct"`
+	Hint             string      `json:"hint"`
 	Warnings         []string    `json:"warnings"`
 	Gate             jsonRowGate `json:"gate"`
 }
 
 type jsonRowGate struct {
-	Outcome    string  `json:"outcome"`
-	Threshold  *string `json:"threshold"`
-	Message    string  `json:"message"`
-	RunsNeeded int     `json:"runs_needed"`
+	Outcome       string   `json:"outcome"`
+	Threshold     *string  `json:"threshold"`
+	Message       string   `json:"message"`
+	RunsNeeded    int      `json:"runs_needed"`
+	DetectablePct *float64 `json:"detectable_pct"`
+	Hint          string   `json:"hint"`
 }
 
 // WriteJSON writes the report as one indented JSON object with stable keys:
@@ -135,9 +140,16 @@ func toJSONRow(g GateRow) jsonRow {
 		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
 		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
 		ChangeConfidence: g.ChangeConfidence, MedianChangePct: g.MedianChangePct, PValue: g.P,
-		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded,
+		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded, Hint: g.Hint,
 		Warnings: append([]string{}, g.Warnings...),
-		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded},
+		Gate: jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded,
+			Hint: g.GateHint},
+	}
+	if g.Verdict == Inconclusive && !math.IsInf(g.DetectableHiPct, 0) {
+		row.DetectableLoPct, row.DetectableHiPct = finite(g.DetectableLoPct), finite(g.DetectableHiPct)
+	}
+	if g.Outcome == OutcomeInconclusive && !math.IsInf(g.GateDetectablePct, 0) && g.GateDetectablePct > -100 {
+		row.Gate.DetectablePct = finite(g.GateDetectablePct)
 	}
 	if g.Threshold != nil {
 		s := g.Threshold.String()

@@ -170,7 +170,7 @@ func quiet(rows []GateRow) string {
 		return ""
 	}
 	return fmt.Sprintf("%d more rows are inconclusive without bearing on the gate (not gated, or within their threshold); "+
-		"-o json gives each one's reason and the runs per side that would decide it", n)
+		"-o json gives each one's reason and hint", n)
 }
 
 // Columns head the table of rows, the same in every view that has one
@@ -180,7 +180,20 @@ var Columns = []string{"point", "metric", "base median [CI] n", "new median [CI]
 // Cells are the row's cells under [Columns], as plain text.
 func (g GateRow) Cells() []string {
 	return []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
-		changeCell(g.Row), fmtP(g.P), g.Verdict.String(), gateCell(g)}
+		changeCell(g.Row), fmtP(g.P), verdictCell(g.Row), gateCell(g)}
+}
+
+// verdictCell is the verdict; an inconclusive one says what these runs
+// could decide: "inconclusive (decides <-7.7% or >+8.3%)", or "(too few
+// runs)" when nothing.
+func verdictCell(r Row) string {
+	switch {
+	case r.Verdict != Inconclusive:
+		return r.Verdict.String()
+	case math.IsInf(r.DetectableHiPct, 1):
+		return r.Verdict.String() + " (too few runs)"
+	}
+	return fmt.Sprintf("%s (decides <%s or >%s)", r.Verdict, fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
 }
 
 // Column indices of [Columns] that the renderers decorate.

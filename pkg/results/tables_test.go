@@ -44,7 +44,7 @@ func TestComparisonTable(t *testing.T) {
 		t.Fatalf("header %q, %d rows", tb.Header, len(tb.Rows))
 	}
 	got := strings.Join(tb.Rows[0], "|")
-	want := "write_lat RC poll 64 B|lat.p50 (us)|2.100 [no CI] n=3|2.400 [no CI] n=3|+14.3% [-inf, +inf]|p=0.100|inconclusive|inconclusive (lat.p50>+5%)"
+	want := "write_lat RC poll 64 B|lat.p50 (us)|2.100 [no CI] n=3|2.400 [no CI] n=3|+14.3% [-inf, +inf]|p=0.100|inconclusive (too few runs)|inconclusive (lat.p50>+5%)"
 	if got != want {
 		t.Errorf("row\n%s\nwant\n%s", got, want)
 	}

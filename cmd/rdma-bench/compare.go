@@ -42,7 +42,7 @@ func runCompare(_ context.Context, args []string) error {
 	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
 	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IdentityParams, ", "))
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "compare runs that were cut short (status partial)")
-	fs.BoolVar(&f.cleanOnly, "clean-only", false, "refuse runs whose port counters say they were not clean")
+	fs.BoolVar(&f.cleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (each format counts them)")
 	fs.StringVar(&f.metrics, "metrics", "", "metrics to compare (default all): "+results.MetricNames())
 	fs.StringVar(&f.plotDir, "plot", "", "also write the comparison's charts (SVG and PNG) into this directory")
 	fs.StringVar(&f.baseLabel, "base-label", "", "take the base side from the documents labelled this")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -80,6 +81,55 @@ func TestCompareExitCodes(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "send_lat RC poll 64 B: only in the new side: not compared") ||
 		strings.Contains(r.stdout, "only in the") {
 		t.Errorf("-o json with one-sided points: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCompareUnclean: runs whose port counters moved are pooled and
+// counted by default, left out point by point with --clean-only (a point
+// with no clean run on a side is not compared), and every format says so.
+func TestCompareUnclean(t *testing.T) {
+	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
+	if r.code != 0 {
+		t.Errorf("--clean-only: exit %d, want 0: %s", r.code, r.stderr)
+	}
+	golden(t, "unclean.table.golden", r.stdout)
+	for _, format := range []string{"table", "markdown", "json", "junit"} {
+		for _, c := range []struct {
+			flag string
+			want []string
+		}{
+			{"--allow-partial", []string{"(2 unclean)", "(10 unclean)", "12 unclean runs pooled",
+				"write_lat RC poll 64 B: 2 of 10 new runs not clean, pooled with the others (--clean-only leaves them out)"}},
+			{"--clean-only", []string{"n=8 (2 unclean left out)", "2 unclean runs left out (--clean-only)",
+				"write_lat RC poll 64 B: 2 of 10 new runs not clean, left out by --clean-only"}},
+		} {
+			r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
+			out := r.stdout + r.stderr
+			if format == "json" {
+				var doc struct {
+					Unclean struct {
+						Pooled  int `json:"pooled"`
+						LeftOut int `json:"left_out"`
+					} `json:"unclean_runs"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				if got := doc.Unclean.Pooled + doc.Unclean.LeftOut; got != map[string]int{"--allow-partial": 12, "--clean-only": 2}[c.flag] {
+					t.Errorf("-o json %s: unclean_runs %+v", c.flag, doc.Unclean)
+				}
+				c.want = c.want[2:]
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("-o %s %s: output lacks %q", format, c.flag, w)
+				}
+			}
+		}
+	}
+	if !strings.Contains(run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
+		"tcp_lat TCP poll 64 B: all 10 new runs not clean and left out by --clean-only: not compared") {
+		t.Errorf("a point without a clean run is not said to be left out")
 	}
 }
 

@@ -18,6 +18,16 @@ type Series struct {
 	// Base and New are the per-repetition values of each side, in the
 	// metric's unit. They must be positive and finite.
 	Base, New []float64
+	// BaseRuns and NewRuns count each side's runs that were not clean.
+	BaseRuns, NewRuns RunCounts
+}
+
+// RunCounts count one side's runs whose port counters say they were not
+// clean (a retransmission or an error during the run).
+type RunCounts struct {
+	// Unclean are among the side's values; Dropped were left out of them
+	// (rdma-bench compare --clean-only).
+	Unclean, Dropped int
 }
 
 // Side summarises one side of a comparison as benchstat does.
@@ -33,6 +43,8 @@ type Side struct {
 	Confidence float64
 	// N is the number of values.
 	N int
+	// RunCounts count the side's runs that were not clean.
+	RunCounts
 }
 
 // Row is the evidence and verdict for one point and metric.
@@ -115,6 +127,7 @@ func Compare(s Series, o Options) (Row, error) {
 	var warn []error
 	row.Base, warn = summarise(base, o.Confidence, warn)
 	row.New, warn = summarise(nw, o.Confidence, warn)
+	row.Base.RunCounts, row.New.RunCounts = s.BaseRuns, s.NewRuns
 	cmp := benchmath.AssumeNothing.Compare(base, nw)
 	row.P = cmp.P
 	warn = append(warn, cmp.Warnings...)

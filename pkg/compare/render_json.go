@@ -9,6 +9,7 @@ import (
 
 type jsonReport struct {
 	Title      string          `json:"title"`
+	Summary    string          `json:"summary"`
 	BaseLabel  string          `json:"base_label"`
 	NewLabel   string          `json:"new_label"`
 	MetaDiff   []jsonMeta      `json:"meta_diff"`
@@ -16,7 +17,14 @@ type jsonReport struct {
 	Thresholds []jsonThreshold `json:"thresholds"`
 	Gate       jsonGate        `json:"gate"`
 	Verdicts   jsonVerdicts    `json:"verdicts"`
+	Unclean    jsonUnclean     `json:"unclean_runs"`
 	Rows       []jsonRow       `json:"rows"`
+	Notes      []string        `json:"notes"`
+}
+
+type jsonUnclean struct {
+	Pooled  int `json:"pooled"`
+	LeftOut int `json:"left_out"`
 }
 
 type jsonMeta struct {
@@ -60,6 +68,8 @@ type jsonSide struct {
 	CIHi         *float64 `json:"ci_hi"`
 	CIConfidence float64  `json:"ci_confidence"`
 	N            int      `json:"n"`
+	Unclean      int      `json:"unclean"`
+	LeftOut      int      `json:"unclean_left_out"`
 }
 
 type jsonRow struct {
@@ -95,9 +105,12 @@ type jsonRowGate struct {
 }
 
 // WriteJSON writes the report as one indented JSON object with stable keys:
-// title, base_label, new_label, meta_diff (the differing metadata),
+// title, summary (the line every format ends with), base_label, new_label, meta_diff (the differing metadata),
 // settings, thresholds, gate (status, exit_code and counts), verdicts
-// (counts) and rows, in input order. A row's medians and their interval
+// (counts), unclean_runs (runs whose port counters moved, pooled or
+// left_out, each point counted once), rows, in input order, and the notes
+// every format shows. A side's unclean and unclean_left_out count its
+// runs that were not clean among its n values, and left out of them. A row's medians and their interval
 // bounds (base.median, base.ci_lo, ...) are in the unit its "unit" key
 // names; keys ending in _pct are percentages of the base. change_pct is
 // the Hodges-Lehmann estimate that every format shows, the centre of
@@ -106,12 +119,14 @@ type jsonRowGate struct {
 func WriteJSON(w io.Writer, r Report) error {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	doc := jsonReport{
-		Title: r.Title, BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,
+		Title: r.Title, Summary: r.Summary(), BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,
 		MetaDiff: []jsonMeta{}, Thresholds: []jsonThreshold{}, Rows: []jsonRow{},
 		Gate: jsonGate{Status: r.Gate.Status(), ExitCode: r.Gate.ExitCode(), Strict: r.Gate.Strict,
 			Pass: g.Pass, Fail: g.Fail, Inconclusive: g.Inconclusive, NotGated: g.NotGated},
 		Verdicts: jsonVerdicts{Slower: v.Slower, Faster: v.Faster, Same: v.Same, Inconclusive: v.Inconclusive},
+		Notes:    append([]string{}, r.Notes()...),
 	}
+	doc.Unclean.Pooled, doc.Unclean.LeftOut = uncleanTotals(r.Gate.Rows)
 	for _, m := range r.Meta {
 		doc.MetaDiff = append(doc.MetaDiff, jsonMeta(m))
 	}
@@ -159,7 +174,8 @@ func toJSONRow(g GateRow) jsonRow {
 }
 
 func toJSONSide(s Side) jsonSide {
-	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N}
+	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N,
+		Unclean: s.Unclean, LeftOut: s.Dropped}
 }
 
 // finite returns a pointer to x, or nil (JSON null) when x is infinite or

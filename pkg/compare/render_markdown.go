@@ -45,18 +45,11 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 		ew.printf("\n")
 	}
-	first := true
-	for _, g := range rows {
-		if n := note(g); n != "" {
-			if first {
-				ew.printf("Notes:\n\n")
-				first = false
-			}
-			ew.printf("- %s, %s: %s\n", md(g.Point), md(g.Metric.Name), md(n))
+	if notes := r.Notes(); len(notes) > 0 {
+		ew.printf("Notes:\n\n")
+		for _, n := range notes {
+			ew.printf("- %s\n", md(n))
 		}
-	}
-	if q := quiet(rows); q != "" {
-		ew.printf("\n%s\n", md(q))
 	}
 	if ew.err != nil {
 		return fmt.Errorf("write markdown: %w", ew.err)

@@ -46,15 +46,10 @@ func WriteTable(w io.Writer, r Report, colour bool) error {
 		}
 		ew.printf("\n")
 	}
-	for _, g := range rows {
-		if n := note(g); n != "" {
-			ew.printf("%s %s: %s\n", g.Point, g.Metric.Name, n)
-		}
+	for _, n := range r.Notes() {
+		ew.printf("%s\n", n)
 	}
-	if q := quiet(rows); q != "" {
-		ew.printf("%s\n", q)
-	}
-	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.summaryLine()))
+	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.Summary()))
 	if ew.err != nil {
 		return fmt.Errorf("write table: %w", ew.err)
 	}

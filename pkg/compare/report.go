@@ -111,10 +111,15 @@ func (r Report) summary() (head, tail string) {
 	tail = fmt.Sprintf("%d of %d gated beyond threshold, %d inconclusive; verdicts: %d slower, %d faster, %d same, "+
 		"%d inconclusive of %d comparisons", g.Fail, g.Pass+g.Fail+g.Inconclusive, g.Inconclusive,
 		v.Slower, v.Faster, v.Same, v.Inconclusive, len(r.Gate.Rows))
+	if u := uncleanSummary(r.Gate.Rows); u != "" {
+		tail += "; " + u
+	}
 	return head, tail
 }
 
-func (r Report) summaryLine() string {
+// Summary is the one-line result every format shows: the gate's status
+// and exit code, the counts, and the unclean runs.
+func (r Report) Summary() string {
 	head, tail := r.summary()
 	return head + ": " + tail
 }
@@ -156,6 +161,25 @@ func note(g GateRow) string {
 		return g.Verdict.String() + " (not gated): " + g.Reason
 	}
 	return ""
+}
+
+// Notes are what every format says below its rows, in the rows' order
+// for people: a line for each row that needs attention ("POINT METRIC:
+// note"), one for each point whose runs were not all clean, and how many
+// more rows are inconclusive without a note.
+func (r Report) Notes() []string {
+	rows := r.ordered()
+	var out []string
+	for _, g := range rows {
+		if n := note(g); n != "" {
+			out = append(out, g.Point+" "+g.Metric.Name+": "+n)
+		}
+	}
+	out = append(out, uncleanNotes(rows)...)
+	if q := quiet(rows); q != "" {
+		out = append(out, q)
+	}
+	return out
 }
 
 // quiet says how many inconclusive rows got no note, or "" when none.
@@ -204,12 +228,13 @@ const (
 
 // sideCell formats a side as "10.02 [9.98, 10.10] n=10", or "10.02 [no CI]
 // n=5" when the runs are too few for a median's interval at the
-// confidence asked (settings says how many it takes).
+// confidence asked (settings says how many it takes), then its unclean
+// runs, "n=8 (2 unclean left out)".
 func sideCell(s Side) string {
 	if s.noCI() {
-		return fmt.Sprintf("%s [no CI] n=%d", fmtValue(s.Median), s.N)
+		return fmt.Sprintf("%s [no CI] n=%d%s", fmtValue(s.Median), s.N, s.cellText())
 	}
-	return fmt.Sprintf("%s [%s, %s] n=%d", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N)
+	return fmt.Sprintf("%s [%s, %s] n=%d%s", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N, s.cellText())
 }
 
 // changeCell formats the change as "+7.2% [+5.9%, +8.4%]".

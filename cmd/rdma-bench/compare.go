@@ -40,7 +40,7 @@ func runCompare(_ context.Context, args []string) error {
 	fs.BoolVar(&f.strict, "strict", false, "an inconclusive gated row fails the gate (exit 1, not 3)")
 	fs.StringVarP(&f.format, "output", "o", "table", "output format: "+strings.Join(compare.Formats, ", "))
 	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
-	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IdentityParams, ", "))
+	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "compare runs that were cut short (status partial)")
 	fs.BoolVar(&f.cleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (each format counts them)")
 	fs.StringVar(&f.metrics, "metrics", "", "metrics to compare (default all): "+results.MetricNames())

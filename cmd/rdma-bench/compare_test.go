@@ -133,6 +133,21 @@ func TestCompareUnclean(t *testing.T) {
 	}
 }
 
+// TestCompareIgnoreCompletion: poll against event mode is compared when
+// asked, each row and the differing metadata naming both modes.
+func TestCompareIgnoreCompletion(t *testing.T) {
+	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
+	for _, w := range []string{"| write_lat RC 64 B completion=poll->event ", "| tcp_bw TCP 64 KiB completion=poll->event ",
+		"param completion: poll -> event", "of 24 comparisons"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
 // TestCompareOutputFileAndPlot: --output-file holds what standard output
 // would; --plot writes the whiskers and the base-against-new spectra.
 func TestCompareOutputFileAndPlot(t *testing.T) {
@@ -177,6 +192,8 @@ func TestCompareBadInput(t *testing.T) {
 		{`-o xml: unknown format "xml"`, []string{base, same, "-o", "xml"}},
 		{`--metrics "lat.p42": unknown metric "lat.p42": choose from lat.p50, lat.p99`, []string{base, same, "--metrics", "lat.p42"}},
 		{`ignore parameter "iterations": not a measured parameter`, []string{base, same, "--ignore-param", "iterations"}},
+		{"no point in common: the base has completion=poll, the new side completion=event (write_lat RC 64 B); add --ignore-param completion to compare them",
+			[]string{base, fixtures + "event.json"}},
 		{"want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got 1 argument(s)", []string{base}},
 		{"--base-label and --label go together", []string{"--base-label", "base", base, same}},
 		{`--base-label and --label both name "base"`, []string{"--base-label", "base", "--label", "base", base, same}},

@@ -31,7 +31,7 @@ func runReport(_ context.Context, args []string) error {
 	title := fs.String("title", "rdma-bench report", "the report's title")
 	bases := fs.StringArray("base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")
-	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable)")
+	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	addChartFlags(fs, &c)
 	if err := parseFlags(fs, args); err != nil {
 		return err

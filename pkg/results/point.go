@@ -14,6 +14,11 @@ var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bi
 
 const nIdentity = 13
 
+// IgnorableParams are the parameters a comparison can be told to ignore
+// (compare --ignore-param): the completion mode (poll or event), then
+// IdentityParams.
+var IgnorableParams = append([]string{"completion"}, IdentityParams...)
+
 // absentParams are the values of parameters a document may lack (one
 // written before they existed): switches are off, there is no rate.
 var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
@@ -40,8 +45,11 @@ func KeyOf(r *Result) Key {
 	return k
 }
 
-// Param returns the value of one of IdentityParams ("" when absent).
+// Param returns the value of one of IgnorableParams ("" when absent).
 func (k Key) Param(name string) string {
+	if name == "completion" {
+		return k.Completion
+	}
 	if i := slices.Index(IdentityParams, name); i >= 0 {
 		return k.Params[i]
 	}
@@ -54,9 +62,12 @@ func (k Key) coarse() Key {
 	return k
 }
 
-// without blanks the named parameters.
+// without blanks the named parameters (of IgnorableParams).
 func (k Key) without(names []string) Key {
 	for _, n := range names {
+		if n == "completion" {
+			k.Completion = ""
+		}
 		if i := slices.Index(IdentityParams, n); i >= 0 {
 			k.Params[i] = ""
 		}

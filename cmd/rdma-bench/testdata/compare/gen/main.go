@@ -68,6 +68,13 @@ func main() {
 		}
 	}
 	docs["unclean.json"] = unclean
+	// event.json: the same points waiting for completions with events.
+	event := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	for _, r := range event["results"].([]obj) {
+		r["completion"] = "event"
+		r["params"].(obj)["completion"] = "event"
+	}
+	docs["event.json"] = event
 	docs["notrdma.json"] = obj{"tool": obj{"name": "fio", "version": "3.33"}, "jobs": []obj{{"jobname": "randread"}}}
 	for name, d := range docs {
 		b, err := json.MarshalIndent(d, "", "  ")

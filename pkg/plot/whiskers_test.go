@@ -61,3 +61,60 @@ func TestWhiskerOutcomes(t *testing.T) {
 		t.Errorf("one row without interval or threshold: legend %q", names)
 	}
 }
+
+// whiskerTicks draws rows and returns the x of each labelled tick of the
+// change axis (texts below the data area), by label, and the data area's
+// left and right edges.
+func whiskerTicks(t *testing.T, rows []Whisker) (ticks map[string]float64, left, right float64) {
+	t.Helper()
+	ch, err := ComparisonWhiskers("Ticks", rows, testCaption)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ch.svgBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, _ := parseSVG(t, b)
+	ticks = map[string]float64{}
+	for _, tx := range texts {
+		if s := strings.TrimSpace(tx.s); strings.HasSuffix(s, "%") && textBox(tx).x0 < ch.laidOut.data.Max.X.Points() {
+			ticks[s] = (textBox(tx).x0 + textBox(tx).x1) / 2
+		}
+	}
+	return ticks, ch.laidOut.data.Min.X.Points(), ch.laidOut.data.Max.X.Points()
+}
+
+// TestWhiskerLogRatioAxis: the change axis is a log ratio, so x2 and /2
+// lie equally far from 0, and a +15000% interval on one row leaves a
+// +433% and a -71% on the others well clear of zero, where a linear axis
+// put them within a few points of it.
+func TestWhiskerLogRatioAxis(t *testing.T) {
+	rows := []Whisker{
+		{Label: "write_lat 64 lat.p50", DeltaPct: 433, LoPct: 300, HiPct: 600},
+		{Label: "write_bw 64K bw", DeltaPct: -71, LoPct: -80, HiPct: -60},
+		{Label: "write_lat 64 lat.p99_9", DeltaPct: 9000, LoPct: 4000, HiPct: 15000},
+	}
+	ticks, left, right := whiskerTicks(t, rows)
+	zero, up, down := ticks["0%"], ticks["+100%"], ticks["-50%"]
+	if zero == 0 || up == 0 || down == 0 {
+		t.Fatalf("ticks %v: want 0%%, +100%% and -50%% labelled", ticks)
+	}
+	if d := (up - zero) - (zero - down); math.Abs(d) > 1 {
+		t.Errorf("+100%% is %.1f pt right of 0%%, -50%% %.1f pt left: want equal", up-zero, zero-down)
+	}
+	// Where the rows' marks fall, by the axis' own scale (x2 per up-zero).
+	at := func(pct float64) float64 { return zero + math.Log1p(pct/100)/math.Ln2*(up-zero) }
+	for _, pct := range []float64{433, -71} {
+		if gap := math.Abs(at(pct) - zero); gap < 0.12*(right-left) {
+			t.Errorf("%+g%% lies %.1f pt from 0%%, under 12%% of the %.0f pt axis", pct, gap, right-left)
+		}
+	}
+	// Narrow changes keep nice per cents, signed.
+	ticks, _, _ = whiskerTicks(t, []Whisker{{Label: "x", DeltaPct: 1.5, LoPct: -1, HiPct: 4}})
+	for _, want := range []string{"0%", "+2%", "+4%"} {
+		if _, ok := ticks[want]; !ok {
+			t.Errorf("narrow axis: ticks %v lack %s", ticks, want)
+		}
+	}
+}

@@ -20,14 +20,7 @@ func TestWhiskerOutcomes(t *testing.T) {
 	}
 	legend := func(rows []Whisker) ([]string, []svgText, *Chart) {
 		ch, err := ComparisonWhiskers("Outcomes", rows, testCaption)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := ch.svgBytes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts, _ := parseSVG(t, b)
+		texts := chartTexts(t, ch, err)
 		var names []string
 		for _, e := range ch.legend {
 			names = append(names, e.label)
@@ -62,29 +55,6 @@ func TestWhiskerOutcomes(t *testing.T) {
 	}
 }
 
-// whiskerTicks draws rows and returns the x of each labelled tick of the
-// change axis (texts below the data area), by label, and the data area's
-// left and right edges.
-func whiskerTicks(t *testing.T, rows []Whisker) (ticks map[string]float64, left, right float64) {
-	t.Helper()
-	ch, err := ComparisonWhiskers("Ticks", rows, testCaption)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ch.svgBytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, _ := parseSVG(t, b)
-	ticks = map[string]float64{}
-	for _, tx := range texts {
-		if s := strings.TrimSpace(tx.s); strings.HasSuffix(s, "%") && textBox(tx).x0 < ch.laidOut.data.Max.X.Points() {
-			ticks[s] = (textBox(tx).x0 + textBox(tx).x1) / 2
-		}
-	}
-	return ticks, ch.laidOut.data.Min.X.Points(), ch.laidOut.data.Max.X.Points()
-}
-
 // TestWhiskerLogRatioAxis: the change axis is a log ratio, so x2 and /2
 // lie equally far from 0, and a +15000% interval on one row leaves a
 // +433% and a -71% on the others well clear of zero, where a linear axis
@@ -95,11 +65,10 @@ func TestWhiskerLogRatioAxis(t *testing.T) {
 		{Label: "write_bw 64K bw", DeltaPct: -71, LoPct: -80, HiPct: -60},
 		{Label: "write_lat 64 lat.p99_9", DeltaPct: 9000, LoPct: 4000, HiPct: 15000},
 	}
-	ticks, left, right := whiskerTicks(t, rows)
-	zero, up, down := ticks["0%"], ticks["+100%"], ticks["-50%"]
-	if zero == 0 || up == 0 || down == 0 {
-		t.Fatalf("ticks %v: want 0%%, +100%% and -50%% labelled", ticks)
-	}
+	ch, err := ComparisonWhiskers("Log ratio", rows, testCaption)
+	texts := chartTexts(t, ch, err)
+	left, right := ch.laidOut.data.Min.X.Points(), ch.laidOut.data.Max.X.Points()
+	zero, up, down := tickCentre(t, texts, "0%", true), tickCentre(t, texts, "+100%", true), tickCentre(t, texts, "-50%", true)
 	if d := (up - zero) - (zero - down); math.Abs(d) > 1 {
 		t.Errorf("+100%% is %.1f pt right of 0%%, -50%% %.1f pt left: want equal", up-zero, zero-down)
 	}
@@ -111,10 +80,9 @@ func TestWhiskerLogRatioAxis(t *testing.T) {
 		}
 	}
 	// Narrow changes keep nice per cents, signed.
-	ticks, _, _ = whiskerTicks(t, []Whisker{{Label: "x", DeltaPct: 1.5, LoPct: -1, HiPct: 4}})
+	ch, err = ComparisonWhiskers("Narrow", []Whisker{{Label: "x", DeltaPct: 1.5, LoPct: -1, HiPct: 4}}, testCaption)
+	texts = chartTexts(t, ch, err)
 	for _, want := range []string{"0%", "+2%", "+4%"} {
-		if _, ok := ticks[want]; !ok {
-			t.Errorf("narrow axis: ticks %v lack %s", ticks, want)
-		}
+		tickCentre(t, texts, want, true)
 	}
 }

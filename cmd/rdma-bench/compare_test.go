@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -83,6 +84,70 @@ func TestCompareExitCodes(t *testing.T) {
 	}
 }
 
+// TestCompareUnclean: runs whose port counters moved are pooled and
+// counted by default, left out point by point with --clean-only (a point
+// with no clean run on a side is not compared), and every format says so.
+func TestCompareUnclean(t *testing.T) {
+	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
+	if r.code != 0 {
+		t.Errorf("--clean-only: exit %d, want 0: %s", r.code, r.stderr)
+	}
+	golden(t, "unclean.table.golden", r.stdout)
+	for _, format := range []string{"table", "markdown", "json", "junit"} {
+		for _, c := range []struct {
+			flag string
+			want []string
+		}{
+			{"--allow-partial", []string{"(2 unclean)", "(10 unclean)", "12 unclean runs pooled",
+				"write_lat RC poll 64 B: 2 of 10 new runs not clean, pooled with the others (--clean-only leaves them out)"}},
+			{"--clean-only", []string{"n=8 (2 unclean left out)", "2 unclean runs left out (--clean-only)",
+				"write_lat RC poll 64 B: 2 of 10 new runs not clean, left out by --clean-only"}},
+		} {
+			r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
+			out := r.stdout + r.stderr
+			if format == "json" {
+				var doc struct {
+					Unclean struct {
+						Pooled  int `json:"pooled"`
+						LeftOut int `json:"left_out"`
+					} `json:"unclean_runs"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				if got := doc.Unclean.Pooled + doc.Unclean.LeftOut; got != map[string]int{"--allow-partial": 12, "--clean-only": 2}[c.flag] {
+					t.Errorf("-o json %s: unclean_runs %+v", c.flag, doc.Unclean)
+				}
+				c.want = c.want[2:]
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("-o %s %s: output lacks %q", format, c.flag, w)
+				}
+			}
+		}
+	}
+	if !strings.Contains(run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
+		"tcp_lat TCP poll 64 B: all 10 new runs not clean and left out by --clean-only: not compared") {
+		t.Errorf("a point without a clean run is not said to be left out")
+	}
+}
+
+// TestCompareIgnoreCompletion: poll against event mode is compared when
+// asked, each row and the differing metadata naming both modes.
+func TestCompareIgnoreCompletion(t *testing.T) {
+	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
+	for _, w := range []string{"| write_lat RC 64 B completion=poll->event ", "| tcp_bw TCP 64 KiB completion=poll->event ",
+		"param completion: poll -> event", "of 24 comparisons"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("output lacks %q", w)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
 // TestCompareOutputFileAndPlot: --output-file holds what standard output
 // would; --plot writes the whiskers and the base-against-new spectra.
 func TestCompareOutputFileAndPlot(t *testing.T) {
@@ -127,6 +192,8 @@ func TestCompareBadInput(t *testing.T) {
 		{`-o xml: unknown format "xml"`, []string{base, same, "-o", "xml"}},
 		{`--metrics "lat.p42": unknown metric "lat.p42": choose from lat.p50, lat.p99`, []string{base, same, "--metrics", "lat.p42"}},
 		{`ignore parameter "iterations": not a measured parameter`, []string{base, same, "--ignore-param", "iterations"}},
+		{"no point in common: the base has completion=poll, the new side completion=event (write_lat RC 64 B); add --ignore-param completion to compare them",
+			[]string{base, fixtures + "event.json"}},
 		{"want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got 1 argument(s)", []string{base}},
 		{"--base-label and --label go together", []string{"--base-label", "base", base, same}},
 		{`--base-label and --label both name "base"`, []string{"--base-label", "base", "--label", "base", base, same}},

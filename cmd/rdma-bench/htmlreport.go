@@ -31,7 +31,7 @@ func runReport(_ context.Context, args []string) error {
 	title := fs.String("title", "rdma-bench report", "the report's title")
 	bases := fs.StringArray("base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")
-	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable)")
+	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	addChartFlags(fs, &c)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -150,12 +150,8 @@ func comparisonSection(f compareFlags, bases, paths []string, docs []*results.Do
 		return plot.Section{}, err
 	}
 	g := c.report.Gate
-	k := g.Counts()
 	sec := plot.Section{Title: "Comparison against the base", Notes: []string{
-		fmt.Sprintf("gate %s (exit %d): %d gated rows pass, %d fail, %d inconclusive; %d not gated",
-			g.Status(), g.ExitCode(), k.Pass, k.Fail, k.Inconclusive, k.NotGated),
-		"base: " + s.baseName + "; new: " + s.newName,
-	}}
+		c.report.Summary(), "base: " + s.baseName + "; new: " + s.newName}}
 	if len(c.report.Meta) > 0 {
 		t := plot.Table{Header: []string{"differs", "base", "new"}}
 		for _, d := range c.report.Meta {
@@ -164,11 +160,7 @@ func comparisonSection(f compareFlags, bases, paths []string, docs []*results.Do
 		sec.Tables = append(sec.Tables, t)
 	}
 	sec.Tables = append(sec.Tables, results.ComparisonTable(g))
-	for _, r := range g.Rows {
-		if r.Outcome == compare.OutcomeFail || r.Outcome == compare.OutcomeInconclusive {
-			sec.Notes = append(sec.Notes, r.Point+" "+r.Metric.Name+": "+r.Message)
-		}
-	}
+	sec.Notes = append(sec.Notes, c.report.Notes()...)
 	sec.Notes = append(sec.Notes, notes...)
 	caption := results.CaptionOf(append(slices.Clone(base), docs...))
 	charts, err := results.ComparisonCharts("change against the base", g, m, caption)

@@ -121,7 +121,7 @@ func TestReportWithBase(t *testing.T) {
 	if p.scripts != 0 || p.figures != 13 || p.svgs != 13 {
 		t.Errorf("%d scripts, %d figures, %d svg; want 0, 13, 13", p.scripts, p.figures, p.svgs)
 	}
-	for _, w := range []string{"gate fail (exit 1)", "Comparison against the base", "base median [CI] n", "+10.2% [+9.9%, +10.3%]",
+	for _, w := range []string{"gate fail (exit 1)", "Comparison against the base", "base median [CI] n", "+10.1% [+9.9%, +10.3%]",
 		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware"} {
 		if !strings.Contains(p.text, w) {
 			t.Errorf("report lacks %q", w)

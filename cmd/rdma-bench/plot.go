@@ -27,7 +27,7 @@ func addChartFlags(fs *pflag.FlagSet, c *chartFlags) {
 	fs.StringVar(&c.metric, "metric", "", "the trend's metric: "+results.MetricNames()+" (default lat.p50 of latency points and bw of bandwidth points)")
 	fs.StringVar(&c.labels, "labels", "", "the labels in order, comma-separated (default: by the documents' started_at)")
 	fs.BoolVar(&c.allowPartial, "allow-partial", false, "use runs that were cut short (status partial)")
-	fs.BoolVar(&c.cleanOnly, "clean-only", false, "refuse runs whose port counters say they were not clean")
+	fs.BoolVar(&c.cleanOnly, "clean-only", false, "refuse runs whose port counters say they were not clean (a chart draws each result's figures, over all its runs)")
 }
 
 // sidesOf loads documents and splits them into sides by label.
@@ -40,7 +40,7 @@ func (c chartFlags) sidesOf(paths []string) ([]*results.Document, []*results.Sid
 	if c.labels != "" {
 		order = strings.Split(c.labels, ",")
 	}
-	sides, err := results.Sides(docs, order, results.Options{AllowPartial: c.allowPartial, CleanOnly: c.cleanOnly})
+	sides, err := results.Sides(docs, order, results.Options{AllowPartial: c.allowPartial, RefuseUnclean: c.cleanOnly})
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}

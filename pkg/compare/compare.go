@@ -18,6 +18,16 @@ type Series struct {
 	// Base and New are the per-repetition values of each side, in the
 	// metric's unit. They must be positive and finite.
 	Base, New []float64
+	// BaseRuns and NewRuns count each side's runs that were not clean.
+	BaseRuns, NewRuns RunCounts
+}
+
+// RunCounts count one side's runs whose port counters say they were not
+// clean (a retransmission or an error during the run).
+type RunCounts struct {
+	// Unclean are among the side's values; Dropped were left out of them
+	// (rdma-bench compare --clean-only).
+	Unclean, Dropped int
 }
 
 // Side summarises one side of a comparison as benchstat does.
@@ -33,6 +43,8 @@ type Side struct {
 	Confidence float64
 	// N is the number of values.
 	N int
+	// RunCounts count the side's runs that were not clean.
+	RunCounts
 }
 
 // Row is the evidence and verdict for one point and metric.
@@ -42,17 +54,20 @@ type Row struct {
 	Metric Metric
 	// Base and New summarise each side.
 	Base, New Side
-	// ChangePct is the change of the median in percent of the base median,
-	// (new/base - 1) x 100, as benchstat prints it.
+	// ChangePct is the change every format shows, in percent of the base:
+	// the Hodges-Lehmann estimate of new/base (see [ShiftInterval]), the
+	// centre of the interval below, so that it always lies inside it.
 	ChangePct float64
+	// MedianChangePct is the change of the median, (new median / base
+	// median - 1) x 100, as benchstat prints it; usually close to
+	// ChangePct, but not always inside its interval, which is why it is
+	// not the one shown.
+	MedianChangePct float64
 	// ChangeLoPct and ChangeHiPct bound the confidence interval of the
 	// change (see [ShiftInterval]); infinite when the sample is too small.
 	ChangeLoPct, ChangeHiPct float64
 	// ChangeConfidence is that interval's actual coverage.
 	ChangeConfidence float64
-	// ShiftPct is the Hodges-Lehmann estimate of the change, the centre of
-	// the interval. It is usually close to ChangePct.
-	ShiftPct float64
 	// P is the two-sided Mann-Whitney U test's p-value (benchmath's).
 	P float64
 	// Options are the settings the row was computed with.
@@ -63,6 +78,18 @@ type Row struct {
 	// RunsNeeded, for an Inconclusive row, is the number of runs per side
 	// recommended or estimated to decide; 0 otherwise.
 	RunsNeeded int
+	// DetectableLoPct and DetectableHiPct, for an Inconclusive row, are the
+	// smallest drop and rise (negative and positive percentages) that runs
+	// as spread as these, as many, would decide: a true change beyond the
+	// noise band by the interval's half-width plus 0.84 standard errors
+	// (decided about 4 times in 5; see detectMargin). -100 and +Inf when
+	// the interval is unbounded (no change can be decided); 0 for a
+	// decided row.
+	DetectableLoPct, DetectableHiPct float64
+	// Hint, for an Inconclusive row, is what would decide it: a rerun with
+	// --repeat RunsNeeded, or, when that is more runs than practical, the
+	// paired gate (rdma-bench gate); "" for a decided row.
+	Hint string
 	// Warnings are benchmath's warnings about the samples, such as
 	// "need >= 6 samples for confidence interval at level 0.95".
 	Warnings []string
@@ -74,12 +101,13 @@ type Row struct {
 //
 //   - Inconclusive, "too few runs", when the U test cannot give p < Alpha
 //     at all with these sample sizes ([MinPValue]); RunsNeeded is
-//     [RecommendedRuns];
+//     [RecommendedRuns] and no change is detectable;
 //   - Slower or Faster when p < Alpha and lo > B or hi < -B, read through
 //     the metric's direction;
 //   - Same when -B <= lo and hi <= B, significant or not;
 //   - Inconclusive otherwise, with RunsNeeded estimated from the interval's
-//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre.
+//     width taken to shrink as sqrt(1/n1 + 1/n2) around the same centre,
+//     and the smallest changes these runs would decide.
 //
 // Bad input (an empty side, a NaN, infinite, zero or negative value; the
 // change is a ratio, so values must be positive) is an error naming the
@@ -99,6 +127,7 @@ func Compare(s Series, o Options) (Row, error) {
 	var warn []error
 	row.Base, warn = summarise(base, o.Confidence, warn)
 	row.New, warn = summarise(nw, o.Confidence, warn)
+	row.Base.RunCounts, row.New.RunCounts = s.BaseRuns, s.NewRuns
 	cmp := benchmath.AssumeNothing.Compare(base, nw)
 	row.P = cmp.P
 	warn = append(warn, cmp.Warnings...)
@@ -107,13 +136,13 @@ func Compare(s Series, o Options) (Row, error) {
 			row.Warnings = append(row.Warnings, w.Error())
 		}
 	}
-	row.ChangePct = (row.New.Median/row.Base.Median - 1) * 100
+	row.MedianChangePct = (row.New.Median/row.Base.Median - 1) * 100
 	sh, err := ShiftInterval(base.Values, nw.Values, o.Confidence)
 	if err != nil {
 		return Row{}, fmt.Errorf("point %q, metric %s: %w", s.Point, s.Metric.Name, err)
 	}
 	row.ChangeLoPct, row.ChangeHiPct = sh.LoPct, sh.HiPct
-	row.ChangeConfidence, row.ShiftPct = sh.Confidence, sh.EstimatePct
+	row.ChangeConfidence, row.ChangePct = sh.Confidence, sh.EstimatePct
 	decide(&row)
 	return row, nil
 }

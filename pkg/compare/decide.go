@@ -9,6 +9,9 @@ import (
 // so close to the edge that more runs are not a practical answer.
 const maxRunsEstimate = 1000
 
+// estimateNote says how the runs needed were estimated.
+const estimateNote = "(runs estimated with the interval's width taken to shrink as 1/sqrt(runs))"
+
 // decide sets the row's verdict, reason and runs needed from its figures.
 func decide(r *Row) {
 	band, alpha := r.Options.NoiseBandPct, r.Options.Alpha
@@ -21,9 +24,10 @@ func decide(r *Row) {
 	case MinPValue(n1, n2) >= alpha:
 		r.Verdict = Inconclusive
 		r.RunsNeeded = max(RecommendedRuns, MinRuns(alpha))
+		setDetectable(r)
 		r.Reason = fmt.Sprintf("too few runs (%d base, %d new): the smallest p-value the Mann-Whitney test can give "+
-			"is %.3f, not below alpha %g; at least %d runs per side are needed, %d recommended",
-			n1, n2, MinPValue(n1, n2), alpha, MinRuns(alpha), r.RunsNeeded)
+			"is %.3f, not below alpha %g, so %s; at least %d runs per side are needed; %s",
+			n1, n2, MinPValue(n1, n2), alpha, detectableText(r), MinRuns(alpha), r.Hint)
 	case sig && (lo > band || hi < -band):
 		r.Verdict = Slower
 		if (lo > band) == r.Metric.HigherIsBetter {
@@ -35,7 +39,7 @@ func decide(r *Row) {
 		r.Reason = fmt.Sprintf("%s lies inside %s (%s)", iv, bandText, fmtP(r.P))
 	default:
 		r.Verdict = Inconclusive
-		shift := math.Log1p(r.ShiftPct / 100)
+		shift := math.Log1p(r.ChangePct / 100)
 		up, down := math.Log1p(band/100), math.Log1p(-band/100)
 		var n int
 		switch {
@@ -47,13 +51,14 @@ func decide(r *Row) {
 			n = max(runsToClear(r, up), runsToClear(r, down))
 		}
 		r.RunsNeeded = n
+		setDetectable(r)
 		if lo > band || hi < -band {
-			r.Reason = fmt.Sprintf("%s lies outside %s but %s is not below alpha %g (ties among the values); "+
-				"try %s runs per side", iv, bandText, fmtP(r.P), alpha, runsText(n))
+			r.Reason = fmt.Sprintf("%s lies outside %s but %s is not below alpha %g (ties among the values); %s; %s",
+				iv, bandText, fmtP(r.P), alpha, detectableText(r), r.Hint)
 		} else {
-			r.Reason = fmt.Sprintf("%s straddles an edge of %s (%s); about %s runs per side would narrow it enough "+
-				"(an estimate: the interval's width taken to shrink as 1/sqrt(runs))", iv, bandText, fmtP(r.P), runsText(n))
+			r.Reason = fmt.Sprintf("%s straddles an edge of %s (%s); %s; %s", iv, bandText, fmtP(r.P), detectableText(r), r.Hint)
 		}
+		r.Reason += " " + estimateNote
 	}
 }
 
@@ -64,7 +69,7 @@ func decide(r *Row) {
 // maxRunsEstimate.
 func runsToClear(r *Row, edge float64) int {
 	least := max(r.Base.N, r.New.N) + 1
-	shift := math.Log1p(r.ShiftPct / 100)
+	shift := math.Log1p(r.ChangePct / 100)
 	lo, hi := math.Log1p(r.ChangeLoPct/100), math.Log1p(r.ChangeHiPct/100)
 	half := hi - shift // the half that faces the edge
 	if shift > edge {
@@ -86,14 +91,6 @@ func runsToClear(r *Row, edge float64) int {
 		return maxRunsEstimate
 	}
 	return max(least, int(n))
-}
-
-// runsText says a run count, "more than 1000" at the cap.
-func runsText(n int) string {
-	if n >= maxRunsEstimate {
-		return fmt.Sprintf("%d or more", maxRunsEstimate)
-	}
-	return fmt.Sprint(n)
 }
 
 // confLabel formats a confidence level as a percentage, "95%".

@@ -60,6 +60,15 @@ type GateRow struct {
 	// recommended or estimated to decide against the threshold (the row's
 	// own RunsNeeded is against the noise band).
 	GateRunsNeeded int
+	// GateDetectablePct, for an inconclusive outcome, is the smallest
+	// regression (a rise for a lower-is-better metric, a drop for a
+	// higher-is-better one) that runs like these would fail, about 4 times
+	// in 5: beyond the threshold by the interval's half-width and 0.84
+	// standard errors; +Inf or -100 when no change can be decided.
+	GateDetectablePct float64
+	// GateHint, for an inconclusive outcome, is what would decide it (see
+	// [Row.Hint]).
+	GateHint string
 }
 
 // GateResult is the outcome of a gate over every row.
@@ -96,16 +105,17 @@ func gateRow(r Row, th []Threshold) GateRow {
 	t := *gr.Threshold
 	edge := t.EdgePct()
 	lo, hi := r.ChangeLoPct, r.ChangeHiPct
-	beyond, within := lo > edge, hi <= edge
+	over, within := lo > edge, hi <= edge
 	if r.Metric.HigherIsBetter {
-		beyond, within = hi < edge, lo >= edge
+		over, within = hi < edge, lo >= edge
 	}
 	figures := fmt.Sprintf("%s %s %s, %s (base %s, new %s %s)", r.Metric.Name, fmtPct(r.ChangePct),
 		fmtInterval(lo, hi), fmtP(r.P), fmtValue(r.Base.Median), fmtValue(r.New.Median), r.Metric.Unit)
 	switch {
 	case MinPValue(r.Base.N, r.New.N) >= r.Options.Alpha:
 		gr.Outcome, gr.GateRunsNeeded, gr.Message = OutcomeInconclusive, r.RunsNeeded, r.Reason
-	case r.P < r.Options.Alpha && beyond:
+		gr.GateDetectablePct, gr.GateHint = beyond(edge, math.Inf(1), !r.Metric.HigherIsBetter), r.Hint
+	case r.P < r.Options.Alpha && over:
 		gr.Outcome = OutcomeFail
 		gr.Message = fmt.Sprintf("%s: whole interval beyond threshold %s", figures, t)
 	case within:
@@ -114,12 +124,14 @@ func gateRow(r Row, th []Threshold) GateRow {
 	default:
 		gr.Outcome = OutcomeInconclusive
 		gr.GateRunsNeeded = runsToClear(&r, math.Log1p(edge/100))
+		gr.GateDetectablePct = beyond(edge, detectMargin(&r), !r.Metric.HigherIsBetter)
+		gr.GateHint = hint(gr.GateRunsNeeded)
 		why := "interval straddles"
-		if beyond {
+		if over {
 			why = fmt.Sprintf("interval beyond but p not below alpha %g for", r.Options.Alpha)
 		}
-		gr.Message = fmt.Sprintf("%s: %s threshold %s; about %s runs per side would decide (an estimate)",
-			figures, why, t, runsText(gr.GateRunsNeeded))
+		gr.Message = fmt.Sprintf("%s: %s threshold %s; these runs would fail only a regression beyond %s (about 4 times in 5); %s %s",
+			figures, why, t, fmtPct(gr.GateDetectablePct), gr.GateHint, estimateNote)
 	}
 	return gr
 }

@@ -11,7 +11,7 @@ import (
 func row(m Metric, lo, hi, p float64) Row {
 	mid := (lo + hi) / 2
 	return Row{Point: "pt", Metric: m, Base: Side{Median: 10, N: 10}, New: Side{Median: 10 * (1 + mid/100), N: 10},
-		ChangePct: mid, ShiftPct: mid, ChangeLoPct: lo, ChangeHiPct: hi, P: p, Options: DefaultOptions()}
+		ChangePct: mid, MedianChangePct: mid, ChangeLoPct: lo, ChangeHiPct: hi, ChangeConfidence: 0.95, P: p, Options: DefaultOptions()}
 }
 
 func TestGateOutcomes(t *testing.T) {
@@ -50,8 +50,15 @@ func TestGateMessages(t *testing.T) {
 		t.Errorf("fail message\n got %s\nwant %s", got, want)
 	}
 	msg := g.Rows[1].Message
-	if !strings.Contains(msg, "interval straddles threshold lat.p50>+5%; about ") || g.Rows[1].GateRunsNeeded <= 10 {
-		t.Errorf("inconclusive message %q, runs %d", msg, g.Rows[1].GateRunsNeeded)
+	// [+4%, +8%]: half-width 2%, so a rise of about 5% + 2% x (1 + 0.84/1.96) = 7.9% would fail.
+	gr := g.Rows[1]
+	if !strings.Contains(msg, "interval straddles threshold lat.p50>+5%; these runs would fail only a regression beyond +7.9%") ||
+		gr.GateRunsNeeded <= 10 || !strings.Contains(msg, gr.GateHint) || math.Abs(gr.GateDetectablePct-7.9) > 0.05 {
+		t.Errorf("inconclusive message %q, runs %d, detectable %v", msg, gr.GateRunsNeeded, gr.GateDetectablePct)
+	}
+	// A drop in bandwidth is a regression: the detectable one is below the threshold.
+	if gr := Gate([]Row{row(BW, -5, -1, 0.01)}, DefaultThresholds(), false).Rows[0]; !(gr.GateDetectablePct < -3) {
+		t.Errorf("bandwidth: detectable %v%%, want below -3%%: %s", gr.GateDetectablePct, gr.Message)
 	}
 	// Too few runs: the row's own reason.
 	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{1, 2, 3}, New: []float64{4, 5, 6}})

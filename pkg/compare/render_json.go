@@ -9,6 +9,7 @@ import (
 
 type jsonReport struct {
 	Title      string          `json:"title"`
+	Summary    string          `json:"summary"`
 	BaseLabel  string          `json:"base_label"`
 	NewLabel   string          `json:"new_label"`
 	MetaDiff   []jsonMeta      `json:"meta_diff"`
@@ -16,7 +17,14 @@ type jsonReport struct {
 	Thresholds []jsonThreshold `json:"thresholds"`
 	Gate       jsonGate        `json:"gate"`
 	Verdicts   jsonVerdicts    `json:"verdicts"`
+	Unclean    jsonUnclean     `json:"unclean_runs"`
 	Rows       []jsonRow       `json:"rows"`
+	Notes      []string        `json:"notes"`
+}
+
+type jsonUnclean struct {
+	Pooled  int `json:"pooled"`
+	LeftOut int `json:"left_out"`
 }
 
 type jsonMeta struct {
@@ -60,6 +68,8 @@ type jsonSide struct {
 	CIHi         *float64 `json:"ci_hi"`
 	CIConfidence float64  `json:"ci_confidence"`
 	N            int      `json:"n"`
+	Unclean      int      `json:"unclean"`
+	LeftOut      int      `json:"unclean_left_out"`
 }
 
 type jsonRow struct {
@@ -73,38 +83,50 @@ type jsonRow struct {
 	ChangeLoPct      *float64    `json:"change_ci_lo_pct"`
 	ChangeHiPct      *float64    `json:"change_ci_hi_pct"`
 	ChangeConfidence float64     `json:"change_ci_confidence"`
-	HodgesLehmannPct float64     `json:"hodges_lehmann_pct"`
+	MedianChangePct  float64     `json:"median_change_pct"`
 	PValue           float64     `json:"p_value"`
 	Verdict          string      `json:"verdict"`
 	Reason           string      `json:"reason"`
 	RunsNeeded       int         `json:"runs_needed"`
+	DetectableLoPct  *float64    `json:"detectable_lo_pct"`
+	DetectableHiPct  *float64    `json:"detectable_hi_pct"`
+	Hint             string      `json:"hint"`
 	Warnings         []string    `json:"warnings"`
 	Gate             jsonRowGate `json:"gate"`
 }
 
 type jsonRowGate struct {
-	Outcome    string  `json:"outcome"`
-	Threshold  *string `json:"threshold"`
-	Message    string  `json:"message"`
-	RunsNeeded int     `json:"runs_needed"`
+	Outcome       string   `json:"outcome"`
+	Threshold     *string  `json:"threshold"`
+	Message       string   `json:"message"`
+	RunsNeeded    int      `json:"runs_needed"`
+	DetectablePct *float64 `json:"detectable_pct"`
+	Hint          string   `json:"hint"`
 }
 
 // WriteJSON writes the report as one indented JSON object with stable keys:
-// title, base_label, new_label, meta_diff (the differing metadata),
+// title, summary (the line every format ends with), base_label, new_label, meta_diff (the differing metadata),
 // settings, thresholds, gate (status, exit_code and counts), verdicts
-// (counts) and rows, in input order. A row's medians and their interval
+// (counts), unclean_runs (runs whose port counters moved, pooled or
+// left_out, each point counted once), rows, in input order, and the notes
+// every format shows. A side's unclean and unclean_left_out count its
+// runs that were not clean among its n values, and left out of them. A row's medians and their interval
 // bounds (base.median, base.ci_lo, ...) are in the unit its "unit" key
-// names; keys ending in _pct are percentages of the base. An unbounded
-// interval end is null.
+// names; keys ending in _pct are percentages of the base. change_pct is
+// the Hodges-Lehmann estimate that every format shows, the centre of
+// change_ci_lo_pct..change_ci_hi_pct; median_change_pct is the change of
+// the medians, for reference. An unbounded interval end is null.
 func WriteJSON(w io.Writer, r Report) error {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	doc := jsonReport{
-		Title: r.Title, BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,
+		Title: r.Title, Summary: r.Summary(), BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,
 		MetaDiff: []jsonMeta{}, Thresholds: []jsonThreshold{}, Rows: []jsonRow{},
 		Gate: jsonGate{Status: r.Gate.Status(), ExitCode: r.Gate.ExitCode(), Strict: r.Gate.Strict,
 			Pass: g.Pass, Fail: g.Fail, Inconclusive: g.Inconclusive, NotGated: g.NotGated},
 		Verdicts: jsonVerdicts{Slower: v.Slower, Faster: v.Faster, Same: v.Same, Inconclusive: v.Inconclusive},
+		Notes:    append([]string{}, r.Notes()...),
 	}
+	doc.Unclean.Pooled, doc.Unclean.LeftOut = uncleanTotals(r.Gate.Rows)
 	for _, m := range r.Meta {
 		doc.MetaDiff = append(doc.MetaDiff, jsonMeta(m))
 	}
@@ -132,10 +154,17 @@ func toJSONRow(g GateRow) jsonRow {
 		Point: g.Point, Metric: g.Metric.Name, Unit: g.Metric.Unit, HigherIsBetter: g.Metric.HigherIsBetter,
 		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
 		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
-		ChangeConfidence: g.ChangeConfidence, HodgesLehmannPct: g.ShiftPct, PValue: g.P,
-		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded,
+		ChangeConfidence: g.ChangeConfidence, MedianChangePct: g.MedianChangePct, PValue: g.P,
+		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded, Hint: g.Hint,
 		Warnings: append([]string{}, g.Warnings...),
-		Gate:     jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded},
+		Gate: jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded,
+			Hint: g.GateHint},
+	}
+	if g.Verdict == Inconclusive && !math.IsInf(g.DetectableHiPct, 0) {
+		row.DetectableLoPct, row.DetectableHiPct = finite(g.DetectableLoPct), finite(g.DetectableHiPct)
+	}
+	if g.Outcome == OutcomeInconclusive && !math.IsInf(g.GateDetectablePct, 0) && g.GateDetectablePct > -100 {
+		row.Gate.DetectablePct = finite(g.GateDetectablePct)
 	}
 	if g.Threshold != nil {
 		s := g.Threshold.String()
@@ -145,7 +174,8 @@ func toJSONRow(g GateRow) jsonRow {
 }
 
 func toJSONSide(s Side) jsonSide {
-	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N}
+	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N,
+		Unclean: s.Unclean, LeftOut: s.Dropped}
 }
 
 // finite returns a pointer to x, or nil (JSON null) when x is infinite or

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 )
 
 type junitSuites struct {
@@ -62,13 +63,14 @@ type junitResult struct {
 // <failure type="regression"> whose message carries the figures; an
 // inconclusive row is <skipped> with the reason, or a <failure
 // type="inconclusive"> when the gate is strict; every testcase's
-// system-out holds its evidence.
+// system-out holds its evidence, and the suite's the summary and the
+// notes.
 func WriteJUnit(w io.Writer, r Report) error {
 	title := r.Title
 	if title == "" {
 		title = "compare"
 	}
-	suite := junitSuite{Name: title, Time: "0", SystemOut: &junitText{r.summaryLine()}}
+	suite := junitSuite{Name: title, Time: "0", SystemOut: &junitText{strings.Join(append([]string{r.Summary()}, r.Notes()...), "\n")}}
 	suite.Properties = []junitProperty{{"base", r.BaseLabel}, {"new", r.NewLabel}, {"settings", r.settings()}}
 	for _, m := range r.Meta {
 		suite.Properties = append(suite.Properties, junitProperty{"differs." + m.Field, m.Base + " -> " + m.New})

@@ -31,30 +31,25 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	ew.printf("_%s_\n\n", md(r.settings()))
 	rows := r.ordered()
 	if len(rows) > 0 {
-		ew.printf("| point | metric | base median [CI] n | new median [CI] n | change [CI] | p | verdict | gate |\n")
+		ew.printf("| %s |\n", strings.Join(Columns, " | "))
 		ew.printf("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n")
 		for _, g := range rows {
-			verdict := g.Verdict.String()
-			if g.Verdict == Slower || g.Outcome == OutcomeFail {
-				verdict = "**" + verdict + "**"
+			cells := g.Cells()
+			for i := range cells {
+				cells[i] = md(cells[i])
 			}
-			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(g.Point), md(g.Metric.Name+" ("+g.Metric.Unit+")"),
-				md(sideCell(g.Base)), md(sideCell(g.New)), md(changeCell(g.Row)), md(fmtP(g.P)), verdict, md(gateCell(g)))
+			if g.Verdict == Slower || g.Outcome == OutcomeFail {
+				cells[colVerdict] = "**" + cells[colVerdict] + "**"
+			}
+			ew.printf("| %s |\n", strings.Join(cells, " | "))
 		}
 		ew.printf("\n")
 	}
-	first := true
-	for _, g := range rows {
-		if n := note(g); n != "" {
-			if first {
-				ew.printf("Notes:\n\n")
-				first = false
-			}
-			ew.printf("- %s, %s: %s\n", md(g.Point), md(g.Metric.Name), md(n))
+	if notes := r.Notes(); len(notes) > 0 {
+		ew.printf("Notes:\n\n")
+		for _, n := range notes {
+			ew.printf("- %s\n", md(n))
 		}
-	}
-	if q := quiet(rows); q != "" {
-		ew.printf("\n%s\n", md(q))
 	}
 	if ew.err != nil {
 		return fmt.Errorf("write markdown: %w", ew.err)

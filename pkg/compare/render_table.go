@@ -46,15 +46,10 @@ func WriteTable(w io.Writer, r Report, colour bool) error {
 		}
 		ew.printf("\n")
 	}
-	for _, g := range rows {
-		if n := note(g); n != "" {
-			ew.printf("%s %s: %s\n", g.Point, g.Metric.Name, n)
-		}
+	for _, n := range r.Notes() {
+		ew.printf("%s\n", n)
 	}
-	if q := quiet(rows); q != "" {
-		ew.printf("%s\n", q)
-	}
-	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.summaryLine()))
+	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.Summary()))
 	if ew.err != nil {
 		return fmt.Errorf("write table: %w", ew.err)
 	}
@@ -68,11 +63,11 @@ func tableRows(w io.Writer, rows []GateRow, colour bool) error {
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
 	)
-	tbl.Header("point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate")
+	tbl.Header(Columns)
 	for _, g := range rows {
-		cells := []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
-			changeCell(g.Row), fmtP(g.P), paint(colour, g.Verdict.String(), g.Verdict.String()),
-			paint(colour, g.Outcome.String(), gateCell(g))}
+		cells := g.Cells()
+		cells[colVerdict] = paint(colour, g.Verdict.String(), cells[colVerdict])
+		cells[colGate] = paint(colour, g.Outcome.String(), cells[colGate])
 		if err := tbl.Append(cells); err != nil {
 			return err
 		}

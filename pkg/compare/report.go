@@ -111,10 +111,15 @@ func (r Report) summary() (head, tail string) {
 	tail = fmt.Sprintf("%d of %d gated beyond threshold, %d inconclusive; verdicts: %d slower, %d faster, %d same, "+
 		"%d inconclusive of %d comparisons", g.Fail, g.Pass+g.Fail+g.Inconclusive, g.Inconclusive,
 		v.Slower, v.Faster, v.Same, v.Inconclusive, len(r.Gate.Rows))
+	if u := uncleanSummary(r.Gate.Rows); u != "" {
+		tail += "; " + u
+	}
 	return head, tail
 }
 
-func (r Report) summaryLine() string {
+// Summary is the one-line result every format shows: the gate's status
+// and exit code, the counts, and the unclean runs.
+func (r Report) Summary() string {
 	head, tail := r.summary()
 	return head + ": " + tail
 }
@@ -125,7 +130,7 @@ func (r Report) settings() string {
 	if len(r.Gate.Rows) > 0 {
 		o := r.Gate.Rows[0].Options
 		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
-			"noise band +/-%g%%, change interval: Hodges-Lehmann on log ratios", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
+			"noise band +/-%g%%, change: Hodges-Lehmann estimate of new/base with its interval (on log ratios)", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
 		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return g.Base.noCI() || g.New.noCI() }) {
 			parts = append(parts, fmt.Sprintf("[no CI]: a median's %s interval takes at least %d runs",
 				confLabel(o.Confidence), medianRuns(o.Confidence)))
@@ -158,6 +163,25 @@ func note(g GateRow) string {
 	return ""
 }
 
+// Notes are what every format says below its rows, in the rows' order
+// for people: a line for each row that needs attention ("POINT METRIC:
+// note"), one for each point whose runs were not all clean, and how many
+// more rows are inconclusive without a note.
+func (r Report) Notes() []string {
+	rows := r.ordered()
+	var out []string
+	for _, g := range rows {
+		if n := note(g); n != "" {
+			out = append(out, g.Point+" "+g.Metric.Name+": "+n)
+		}
+	}
+	out = append(out, uncleanNotes(rows)...)
+	if q := quiet(rows); q != "" {
+		out = append(out, q)
+	}
+	return out
+}
+
 // quiet says how many inconclusive rows got no note, or "" when none.
 func quiet(rows []GateRow) string {
 	n := 0
@@ -170,17 +194,47 @@ func quiet(rows []GateRow) string {
 		return ""
 	}
 	return fmt.Sprintf("%d more rows are inconclusive without bearing on the gate (not gated, or within their threshold); "+
-		"-o json gives each one's reason and the runs per side that would decide it", n)
+		"-o json gives each one's reason and hint", n)
 }
+
+// Columns head the table of rows, the same in every view that has one
+// (the table, Markdown and the HTML report); [GateRow.Cells] fills them.
+var Columns = []string{"point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate"}
+
+// Cells are the row's cells under [Columns], as plain text.
+func (g GateRow) Cells() []string {
+	return []string{g.Point, g.Metric.Name + " (" + g.Metric.Unit + ")", sideCell(g.Base), sideCell(g.New),
+		changeCell(g.Row), fmtP(g.P), verdictCell(g.Row), gateCell(g)}
+}
+
+// verdictCell is the verdict; an inconclusive one says what these runs
+// could decide: "inconclusive (decides <-7.7% or >+8.3%)", or "(too few
+// runs)" when nothing.
+func verdictCell(r Row) string {
+	switch {
+	case r.Verdict != Inconclusive:
+		return r.Verdict.String()
+	case math.IsInf(r.DetectableHiPct, 1):
+		return r.Verdict.String() + " (too few runs)"
+	}
+	return fmt.Sprintf("%s (decides <%s or >%s)", r.Verdict, fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
+}
+
+// Column indices of [Columns] that the renderers decorate.
+const (
+	colVerdict = 6
+	colGate    = 7
+)
 
 // sideCell formats a side as "10.02 [9.98, 10.10] n=10", or "10.02 [no CI]
 // n=5" when the runs are too few for a median's interval at the
-// confidence asked (settings says how many it takes).
+// confidence asked (settings says how many it takes), then its unclean
+// runs, "n=8 (2 unclean left out)".
 func sideCell(s Side) string {
 	if s.noCI() {
-		return fmt.Sprintf("%s [no CI] n=%d", fmtValue(s.Median), s.N)
+		return fmt.Sprintf("%s [no CI] n=%d%s", fmtValue(s.Median), s.N, s.cellText())
 	}
-	return fmt.Sprintf("%s [%s, %s] n=%d", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N)
+	return fmt.Sprintf("%s [%s, %s] n=%d%s", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N, s.cellText())
 }
 
 // changeCell formats the change as "+7.2% [+5.9%, +8.4%]".

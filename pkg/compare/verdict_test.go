@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -79,9 +80,27 @@ func TestVerdictInconclusiveNoisy(t *testing.T) {
 	if r.Verdict != Inconclusive || r.RunsNeeded <= 10 || r.RunsNeeded >= maxRunsEstimate {
 		t.Fatalf("got %v, runs needed %d: %s", r.Verdict, r.RunsNeeded, r.Reason)
 	}
-	for _, want := range []string{"straddles an edge of the +/-2% noise band", "runs per side would narrow it", "estimate"} {
+	for _, want := range []string{"straddles an edge of the +/-2% noise band",
+		fmt.Sprintf("these runs would decide only a change beyond %s or %s", fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct)),
+		"rdma-bench gate", "estimate"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("reason %q lacks %q", r.Reason, want)
+		}
+	}
+	if r.RunsNeeded <= practicalRuns || !strings.HasPrefix(r.Hint, "--repeat would need about ") {
+		t.Errorf("%d runs needed: hint %q, want the paired gate", r.RunsNeeded, r.Hint)
+	}
+	// The smallest detectable rise is decided with as many runs equally
+	// spread; a rise beyond the band by half the interval's half-width is
+	// not.
+	h := (math.Log1p(r.ChangeHiPct/100) - math.Log1p(r.ChangeLoPct/100)) / 2
+	for _, c := range []struct {
+		rise float64
+		want Verdict
+	}{{r.DetectableHiPct, Slower}, {math.Expm1(math.Log1p(0.02)+h/2) * 100, Inconclusive}} {
+		got := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 6, 10), New: spread(10*(1+c.rise/100), 6, 10)})
+		if got.Verdict != c.want {
+			t.Errorf("a rise of %.2f%%: %v, want %v: %s", c.rise, got.Verdict, c.want, got.Reason)
 		}
 	}
 	// The same spread with the estimated number of runs decides.
@@ -96,8 +115,9 @@ func TestVerdictTooFewRuns(t *testing.T) {
 	// Even a 50% slowdown cannot be significant with 3 runs per side.
 	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2}, New: []float64{15, 15.1, 15.2}})
 	want := "too few runs (3 base, 3 new): the smallest p-value the Mann-Whitney test can give is 0.100, " +
-		"not below alpha 0.05; at least 4 runs per side are needed, 10 recommended"
-	if r.Verdict != Inconclusive || r.Reason != want || r.RunsNeeded != 10 {
+		"not below alpha 0.05, so no change, however large, can be decided with these runs; at least 4 runs per side are needed; " +
+		"rerun both sides with --repeat 10"
+	if r.Verdict != Inconclusive || r.Reason != want || r.RunsNeeded != 10 || !math.IsInf(r.DetectableHiPct, 1) {
 		t.Fatalf("got %v, %d runs: %q", r.Verdict, r.RunsNeeded, r.Reason)
 	}
 	if !math.IsInf(r.ChangeLoPct, -1) || !math.IsInf(r.ChangeHiPct, 1) || math.Abs(r.P-0.1) > 1e-12 {
@@ -158,5 +178,39 @@ func TestLookupMetric(t *testing.T) {
 	want := `unknown metric "lat.p95" (known: lat.p50, lat.p99, lat.p99_9, bw, msgrate, cpu.op, cpu.gb)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestChangeIsHodgesLehmann: the change every format shows is the
+// Hodges-Lehmann estimate, the centre of its interval, even where the
+// change of the medians is far from it (two modes, the new side's median
+// falling in the lower one); the medians' change is kept apart.
+func TestChangeIsHodgesLehmann(t *testing.T) {
+	base := []float64{1, 1, 1, 1, 1, 5, 5, 5, 5, 5}
+	nw := []float64{1, 1, 1, 1, 1, 1, 5, 5, 5, 5}
+	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: base, New: nw})
+	sh, err := ShiftInterval(base, nw, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ChangePct != sh.EstimatePct || r.ChangePct < r.ChangeLoPct || r.ChangePct > r.ChangeHiPct {
+		t.Errorf("change %v%%, Hodges-Lehmann %v%%, interval %s", r.ChangePct, sh.EstimatePct, fmtInterval(r.ChangeLoPct, r.ChangeHiPct))
+	}
+	if math.Abs(r.MedianChangePct-(1.0/3-1)*100) > 1e-9 {
+		t.Errorf("medians' change %v%%, want -66.7%%", r.MedianChangePct)
+	}
+	g := Gate([]Row{r}, nil, false).Rows[0]
+	if cell := g.Cells()[4]; !strings.HasPrefix(cell, fmtPct(sh.EstimatePct)+" [") {
+		t.Errorf("change cell %q does not start with the estimate %s", cell, fmtPct(sh.EstimatePct))
+	}
+}
+
+// TestHintRepeat: a row a few more runs would decide says how many, with
+// --repeat.
+func TestHintRepeat(t *testing.T) {
+	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 3, 10), New: spread(10.4, 3, 10)})
+	if r.Verdict != Inconclusive || r.RunsNeeded > practicalRuns || r.Hint != fmt.Sprintf("rerun both sides with --repeat %d", r.RunsNeeded) ||
+		!strings.Contains(r.Reason, r.Hint) {
+		t.Errorf("%v, %d runs needed, hint %q: %s", r.Verdict, r.RunsNeeded, r.Hint, r.Reason)
 	}
 }

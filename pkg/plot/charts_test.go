@@ -43,7 +43,7 @@ func chartCases() []chartCase {
 			chart: func() (*Chart, error) {
 				return Spectrum("Spectrum", []SpectrumCurve{spectrum("write_lat 64", RDMA, 4, 0.18), spectrum("tcp_lat 64", TCP, 18, 0.3)}, testCaption)
 			}},
-		{name: "comparison", texts: []string{"Comparison", "change against baseline (%)", "-5%", "0%", "+5%",
+		{name: "comparison", texts: []string{"Comparison", "change against baseline (%, log-ratio scale)", "-5%", "0%", "+5%",
 			"within threshold", "regression", "95% interval", "threshold", "read_bw 1M", "-9.5%", "+8.4%"},
 			rotated: -1, // the row labels need no y axis title
 			chart:   func() (*Chart, error) { return ComparisonWhiskers("Comparison", whiskers40(), testCaption) }},

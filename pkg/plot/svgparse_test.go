@@ -87,6 +87,21 @@ type svgVisitor struct {
 	end   func(name string)
 }
 
+// chartTexts renders a chart built by a constructor that returned ch and
+// err, and parses its SVG's texts.
+func chartTexts(t *testing.T, ch *Chart, err error) []svgText {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ch.svgBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, _ := parseSVG(t, b)
+	return texts
+}
+
 // walkSVG decodes b, which must be well-formed XML, for v and returns the
 // root element's name.
 func walkSVG(t *testing.T, b []byte, v svgVisitor) (root string) {

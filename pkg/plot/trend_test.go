@@ -20,14 +20,7 @@ func TestTrendFarApartIsLog(t *testing.T) {
 	}
 	ch, err := Trend("Trend", "p50 latency (µs)", []string{"base", "new"},
 		[]TrendSeries{mk("RC poll 64 B", 10.9, 11.3), mk("RC poll 64 KiB", 1006, 1465)}, testCaption)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ch.svgBytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, _ := parseSVG(t, b)
+	texts := chartTexts(t, ch, err)
 	got := textSet(texts)
 	for _, w := range []string{"10", "100", "1000"} {
 		if got[w] == 0 {

@@ -16,21 +16,21 @@ type whiskerPlot struct{ rows []Whisker }
 func (wp *whiskerPlot) y(i int) float64 { return float64(len(wp.rows) - 1 - i) }
 
 // DataRange implements plot.DataRanger: the changes, intervals,
-// thresholds and zero.
+// thresholds and zero, as log ratios (see logRatio).
 func (wp *whiskerPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = 0, 0
 	for _, w := range wp.rows {
 		for _, v := range []float64{w.DeltaPct, w.LoPct, w.HiPct} {
 			if !math.IsNaN(v) {
-				xmin, xmax = math.Min(xmin, v), math.Max(xmax, v)
+				xmin, xmax = math.Min(xmin, logRatio(v)), math.Max(xmax, logRatio(v))
 			}
 		}
 		if w.ThresholdPct != nil {
-			xmin, xmax = math.Min(xmin, *w.ThresholdPct), math.Max(xmax, *w.ThresholdPct)
+			xmin, xmax = math.Min(xmin, logRatio(*w.ThresholdPct)), math.Max(xmax, logRatio(*w.ThresholdPct))
 		}
 	}
 	if xmin == xmax {
-		xmin, xmax = -1, 1
+		xmin, xmax = logRatio(-1), logRatio(1)
 	}
 	return xmin, xmax, -0.5, float64(len(wp.rows)) - 0.5
 }
@@ -53,7 +53,7 @@ func (wp *whiskerPlot) Plot(c draw.Canvas, p *plot.Plot) {
 	for i, w := range wp.rows {
 		y := trY(wp.y(i))
 		if t := w.ThresholdPct; t != nil {
-			x := trX(*t)
+			x := trX(logRatio(*t))
 			c.StrokeLine2(threshLine, x, y-rowH*0.38, x, y+rowH*0.38)
 		}
 		glyph, clr := outcomeMarks[w.mark()].glyph, color.Color(okColour)
@@ -62,12 +62,12 @@ func (wp *whiskerPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		if !math.IsNaN(w.LoPct) {
 			sty := draw.LineStyle{Color: clr, Width: 1.2}
-			x0, x1 := trX(w.LoPct), trX(w.HiPct)
+			x0, x1 := trX(logRatio(w.LoPct)), trX(logRatio(w.HiPct))
 			capH := rowH * 0.2
 			c.StrokeLine2(sty, x0, y, x1, y)
 			c.StrokeLine2(sty, x0, y-capH, x0, y+capH)
 			c.StrokeLine2(sty, x1, y-capH, x1, y+capH)
 		}
-		c.DrawGlyphNoClip(glyph, vg.Point{X: trX(w.DeltaPct), Y: y})
+		c.DrawGlyphNoClip(glyph, vg.Point{X: trX(logRatio(w.DeltaPct)), Y: y})
 	}
 }

@@ -59,7 +59,7 @@ func (w Whisker) mark() int {
 
 // ComparisonWhiskers draws one row per metric, first on top: a mark at the
 // change in per cent, a whisker over its 95% interval, a short bar at its
-// threshold. The mark says the gate's outcome by its shape as well as its
+// threshold, on a log-ratio axis (see logRatio) labelled in per cent. The mark says the gate's outcome by its shape as well as its
 // colour, so that it reads in grey-scale too: a filled red triangle for a
 // regression, a ring for an inconclusive row, a blue dot within the
 // threshold, a grey square where no threshold applies. The change is also
@@ -74,7 +74,7 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 			return nil, fmt.Errorf("comparison %q: row %d: %w", title, i+1, err)
 		}
 	}
-	p := newPlot("change against baseline (%)")
+	p := newPlot("change against baseline (%, log-ratio scale)")
 	ch := newChart(title, p, "", caption)
 	ch.height = max(chartHeight, vg.Length(len(rows))*15+150)
 	wp := &whiskerPlot{rows: rows}
@@ -90,7 +90,7 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 	xRoom := roomFor(&p.X, false)
 	pad := (p.X.Max - p.X.Min) * 0.05
 	p.X.Min, p.X.Max = p.X.Min-pad, p.X.Max+pad
-	p.X.Tick.Marker = percentTicker{niceTicker{room: xRoom, spacing: 70}}
+	p.X.Tick.Marker = ratioTicker{room: xRoom}
 	ch.fit = fitRooms(xRoom, nil)
 	valueSty := textStyle(9, false, color.Black)
 	valueSty.XAlign, valueSty.YAlign = draw.XRight, draw.YCenter
@@ -137,16 +137,17 @@ func (w Whisker) check() error {
 	if w.Label == "" {
 		return fmt.Errorf("empty label: want the metric's name, such as \"write_lat 64 p99\"")
 	}
-	if math.IsNaN(w.DeltaPct) || math.IsInf(w.DeltaPct, 0) {
-		return fmt.Errorf("%q: change %v%%: want a finite number", w.Label, w.DeltaPct)
+	// A change is a ratio new/base minus one: above -100%.
+	if !(w.DeltaPct > -100) || math.IsInf(w.DeltaPct, 0) {
+		return fmt.Errorf("%q: change %v%%: want a finite number above -100", w.Label, w.DeltaPct)
 	}
 	switch lo, hi := w.LoPct, w.HiPct; {
 	case math.IsNaN(lo) && math.IsNaN(hi):
-	case math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi:
-		return fmt.Errorf("%q: interval [%v%%, %v%%]: want finite low <= high, or both NaN when unknown", w.Label, lo, hi)
+	case !(lo > -100) || math.IsNaN(hi) || math.IsInf(hi, 0) || lo > hi:
+		return fmt.Errorf("%q: interval [%v%%, %v%%]: want finite bounds above -100, low <= high, or both NaN when unknown", w.Label, lo, hi)
 	}
-	if t := w.ThresholdPct; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
-		return fmt.Errorf("%q: threshold %v%%: want a finite number", w.Label, *t)
+	if t := w.ThresholdPct; t != nil && (!(*t > -100) || math.IsInf(*t, 0)) {
+		return fmt.Errorf("%q: threshold %v%%: want a finite number above -100", w.Label, *t)
 	}
 	return nil
 }
@@ -158,21 +159,4 @@ func signed(v float64, prec int) string {
 		return z[1:]
 	}
 	return s
-}
-
-// percentTicker labels a change axis with signed per cents: -10%, 0%, +5%.
-type percentTicker struct{ inner plot.Ticker }
-
-// Ticks implements plot.Ticker.
-func (t percentTicker) Ticks(min, max float64) []plot.Tick {
-	ts := t.inner.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			if ts[i].Value > 0 {
-				ts[i].Label = "+" + ts[i].Label
-			}
-			ts[i].Label += "%"
-		}
-	}
-	return ts
 }

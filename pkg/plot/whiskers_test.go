@@ -20,14 +20,7 @@ func TestWhiskerOutcomes(t *testing.T) {
 	}
 	legend := func(rows []Whisker) ([]string, []svgText, *Chart) {
 		ch, err := ComparisonWhiskers("Outcomes", rows, testCaption)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := ch.svgBytes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts, _ := parseSVG(t, b)
+		texts := chartTexts(t, ch, err)
 		var names []string
 		for _, e := range ch.legend {
 			names = append(names, e.label)
@@ -59,5 +52,37 @@ func TestWhiskerOutcomes(t *testing.T) {
 	// Neither an interval nor a threshold: neither in the legend.
 	if names, _, _ := legend([]Whisker{{Label: "x", DeltaPct: 1, LoPct: math.NaN(), HiPct: math.NaN()}}); !slices.Equal(names, []string{"not gated (no threshold)"}) {
 		t.Errorf("one row without interval or threshold: legend %q", names)
+	}
+}
+
+// TestWhiskerLogRatioAxis: the change axis is a log ratio, so x2 and /2
+// lie equally far from 0, and a +15000% interval on one row leaves a
+// +433% and a -71% on the others well clear of zero, where a linear axis
+// put them within a few points of it.
+func TestWhiskerLogRatioAxis(t *testing.T) {
+	rows := []Whisker{
+		{Label: "write_lat 64 lat.p50", DeltaPct: 433, LoPct: 300, HiPct: 600},
+		{Label: "write_bw 64K bw", DeltaPct: -71, LoPct: -80, HiPct: -60},
+		{Label: "write_lat 64 lat.p99_9", DeltaPct: 9000, LoPct: 4000, HiPct: 15000},
+	}
+	ch, err := ComparisonWhiskers("Log ratio", rows, testCaption)
+	texts := chartTexts(t, ch, err)
+	left, right := ch.laidOut.data.Min.X.Points(), ch.laidOut.data.Max.X.Points()
+	zero, up, down := tickCentre(t, texts, "0%", true), tickCentre(t, texts, "+100%", true), tickCentre(t, texts, "-50%", true)
+	if d := (up - zero) - (zero - down); math.Abs(d) > 1 {
+		t.Errorf("+100%% is %.1f pt right of 0%%, -50%% %.1f pt left: want equal", up-zero, zero-down)
+	}
+	// Where the rows' marks fall, by the axis' own scale (x2 per up-zero).
+	at := func(pct float64) float64 { return zero + math.Log1p(pct/100)/math.Ln2*(up-zero) }
+	for _, pct := range []float64{433, -71} {
+		if gap := math.Abs(at(pct) - zero); gap < 0.12*(right-left) {
+			t.Errorf("%+g%% lies %.1f pt from 0%%, under 12%% of the %.0f pt axis", pct, gap, right-left)
+		}
+	}
+	// Narrow changes keep nice per cents, signed.
+	ch, err = ComparisonWhiskers("Narrow", []Whisker{{Label: "x", DeltaPct: 1.5, LoPct: -1, HiPct: 4}}, testCaption)
+	texts = chartTexts(t, ch, err)
+	for _, want := range []string{"0%", "+2%", "+4%"} {
+		tickCentre(t, texts, want, true)
 	}
 }

@@ -100,8 +100,9 @@ func TestOldDocument(t *testing.T) {
 }
 
 // TestPartialAndUnclean: a partial run is refused by default with the
-// file named, and accepted when allowed; an unclean run only with
-// CleanOnly, and a run that does not say is not unclean.
+// file named, and accepted when allowed; an unclean run is counted, left
+// out with CleanOnly, refused only with RefuseUnclean; a run that does
+// not say is not unclean.
 func TestPartialAndUnclean(t *testing.T) {
 	docs, err := Load("testdata/partial.json", "testdata/unclean.json")
 	if err != nil {
@@ -115,10 +116,21 @@ func TestPartialAndUnclean(t *testing.T) {
 	if pts, err := Pool(docs[:1], Options{AllowPartial: true}); err != nil || len(pts[0].Runs) != 2 {
 		t.Errorf("partial allowed: %v", err)
 	}
-	if _, err := Pool(docs[1:], Options{}); err != nil {
-		t.Errorf("unclean without CleanOnly: %v", err)
+	// Unclean runs are counted: pooled by default, left out with
+	// CleanOnly, point by point, refused with RefuseUnclean.
+	for _, c := range []struct {
+		opt                    Options
+		runs, unclean, dropped int
+	}{{Options{}, 2, 1, 0}, {Options{CleanOnly: true}, 1, 0, 1}} {
+		pts, err := Pool(docs[1:], c.opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.opt, err)
+		}
+		if p := pts[0]; len(p.Runs) != c.runs || p.Unclean != c.unclean || p.Dropped != c.dropped || p.Runs[0].Run.Run != 1 {
+			t.Errorf("%+v: %d runs, %d unclean, %d dropped; want %d, %d, %d", c.opt, len(p.Runs), p.Unclean, p.Dropped, c.runs, c.unclean, c.dropped)
+		}
 	}
-	_, err = Pool(docs[1:], Options{CleanOnly: true})
+	_, err = Pool(docs[1:], Options{RefuseUnclean: true})
 	want = "testdata/unclean.json: results[0] (write_lat RC poll 64 B): run 2 is not clean (the port counters saw retransmissions or errors): refused by --clean-only"
 	if err == nil || err.Error() != want {
 		t.Errorf("unclean:\n got  %v\n want %s", err, want)

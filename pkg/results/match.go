@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,8 +42,8 @@ type Matching struct {
 // only are listed in the Matching; no point in common is an error.
 func Match(base, new []*Point, ignore []string) (*Matching, error) {
 	for _, n := range ignore {
-		if !slices.Contains(IdentityParams, n) {
-			return nil, fmt.Errorf("ignore parameter %q: not a measured parameter: want one of %s", n, strings.Join(IdentityParams, ", "))
+		if !slices.Contains(IgnorableParams, n) {
+			return nil, fmt.Errorf("ignore parameter %q: not a measured parameter: want one of %s", n, strings.Join(IgnorableParams, ", "))
 		}
 	}
 	if _, err := project(base, ignore, "base"); err != nil {
@@ -87,9 +88,40 @@ func Match(base, new []*Point, ignore []string) (*Matching, error) {
 		return nil, err
 	}
 	if len(m.Pairs) == 0 {
+		if why := kinDiff(base, new, ignore); why != "" {
+			return nil, errors.New("no point in common: " + why)
+		}
 		return nil, fmt.Errorf("no point in common: the base has %s, the new side %s", listPoints(base), listPoints(new))
 	}
 	return m, nil
+}
+
+// kinDiff names the parameters that keep apart the first base and new
+// points of the same workload, transport and size, and the flags that
+// would compare them; "" when no two points are that close.
+func kinDiff(base, new []*Point, ignore []string) string {
+	for _, b := range base {
+		for _, n := range new {
+			if b.Key.Workload != n.Key.Workload || b.Key.Transport != n.Key.Transport || b.Key.SizeBytes != n.Key.SizeBytes {
+				continue
+			}
+			var bs, ns, flags []string
+			for _, name := range IgnorableParams {
+				if bv, nv := b.Key.Param(name), n.Key.Param(name); bv != nv && !slices.Contains(ignore, name) {
+					bs = append(bs, name+"="+orNone(bv))
+					ns = append(ns, name+"="+orNone(nv))
+					flags = append(flags, "--ignore-param "+name)
+				}
+			}
+			if len(flags) == 0 {
+				continue
+			}
+			return fmt.Sprintf("the base has %s, the new side %s (%s %s %s); add %s to compare them",
+				strings.Join(bs, " "), strings.Join(ns, " "), b.Key.Workload, b.Key.Transport, FormatSize(b.Key.SizeBytes),
+				strings.Join(flags, " "))
+		}
+	}
+	return ""
 }
 
 // project indexes points by their key without the ignored parameters,

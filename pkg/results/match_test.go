@@ -82,7 +82,7 @@ func TestMismatchedParameter(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("mismatch:\n got  %v\n want %s", err, want)
 	}
-	if _, err := Match(bp, np, []string{"iterations"}); err == nil || !strings.HasPrefix(err.Error(), `ignore parameter "iterations": not a measured parameter: want one of qps, threads,`) {
+	if _, err := Match(bp, np, []string{"iterations"}); err == nil || !strings.HasPrefix(err.Error(), `ignore parameter "iterations": not a measured parameter: want one of completion, qps, threads,`) {
 		t.Errorf("unknown ignore: %v", err)
 	}
 	m, err := Match(bp, np, []string{"qps"})
@@ -157,5 +157,27 @@ func TestMetaDiff(t *testing.T) {
 	}
 	if !slices.Contains(fields, "rdma-core:  -> 44.0") || !slices.Contains(fields, "driver:  -> mlx5_core") {
 		t.Errorf("old against new: %q", fields)
+	}
+}
+
+// TestNoPointInCommon: two sides whose points differ only in the
+// completion mode and a measured parameter are refused with both named,
+// and the flags that compare them; with those flags they pair.
+func TestNoPointInCommon(t *testing.T) {
+	pt := func(completion, qps string) *Point {
+		k := Key{Workload: "write_lat", Transport: "RC", Completion: completion, SizeBytes: 64}
+		k.Params[0] = qps
+		return &Point{Key: k, Latency: true}
+	}
+	base, nw := []*Point{pt("event", "1")}, []*Point{pt("poll", "4")}
+	_, err := Match(base, nw, nil)
+	want := "no point in common: the base has completion=event qps=1, the new side completion=poll qps=4 (write_lat RC 64 B); " +
+		"add --ignore-param completion --ignore-param qps to compare them"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	m, err := Match(base, nw, []string{"completion", "qps"})
+	if err != nil || len(m.Pairs) != 1 || m.Pairs[0].Label != "write_lat RC 64 B completion=event->poll qps=1->4" {
+		t.Errorf("ignoring both: %v %+v", err, m)
 	}
 }

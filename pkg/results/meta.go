@@ -114,6 +114,9 @@ func paramValues(p *Point, key string) []string {
 	var out []string
 	for _, r := range p.Results {
 		v := r.Param(key)
+		if slices.Contains(IgnorableParams, key) {
+			v = KeyOf(r).Param(key) // the completion is a field, absent values defaulted
+		}
 		if v == "" {
 			v = "(absent)"
 		}

@@ -14,6 +14,11 @@ var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bi
 
 const nIdentity = 13
 
+// IgnorableParams are the parameters a comparison can be told to ignore
+// (compare --ignore-param): the completion mode (poll or event), then
+// IdentityParams.
+var IgnorableParams = append([]string{"completion"}, IdentityParams...)
+
 // absentParams are the values of parameters a document may lack (one
 // written before they existed): switches are off, there is no rate.
 var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
@@ -40,8 +45,11 @@ func KeyOf(r *Result) Key {
 	return k
 }
 
-// Param returns the value of one of IdentityParams ("" when absent).
+// Param returns the value of one of IgnorableParams ("" when absent).
 func (k Key) Param(name string) string {
+	if name == "completion" {
+		return k.Completion
+	}
 	if i := slices.Index(IdentityParams, name); i >= 0 {
 		return k.Params[i]
 	}
@@ -54,9 +62,12 @@ func (k Key) coarse() Key {
 	return k
 }
 
-// without blanks the named parameters.
+// without blanks the named parameters (of IgnorableParams).
 func (k Key) without(names []string) Key {
 	for _, n := range names {
+		if n == "completion" {
+			k.Completion = ""
+		}
 		if i := slices.Index(IdentityParams, n); i >= 0 {
 			k.Params[i] = ""
 		}
@@ -84,6 +95,10 @@ type Point struct {
 	Results []*Result
 	Docs    []*Document
 	Runs    []Sample
+	// Unclean counts the runs among Runs whose port counters say they were
+	// not clean (a retransmission or an error); Dropped counts those left
+	// out of Runs by [Options.CleanOnly].
+	Unclean, Dropped int
 }
 
 // Options choose which runs a side may hold.
@@ -91,15 +106,21 @@ type Options struct {
 	// AllowPartial accepts runs cut short (status "partial"); by default
 	// they are refused.
 	AllowPartial bool
-	// CleanOnly refuses runs whose counters say they were not clean
-	// ("clean": false); a run that does not say is accepted.
+	// CleanOnly leaves out, point by point, the runs whose counters say
+	// they were not clean ("clean": false), counting them in
+	// [Point.Dropped]; a run that does not say is kept. Without it they
+	// are kept and counted in [Point.Unclean].
 	CleanOnly bool
+	// RefuseUnclean refuses a result holding a run that was not clean, for
+	// views drawn from a result's merged figures, which every run went
+	// into.
+	RefuseUnclean bool
 }
 
 // Pool gathers the points of one side's documents: the runs of the same
 // point in several documents pool together. Points keep the order in
 // which they are first found. A run refused by opt is an error naming its
-// file.
+// file; an unclean run is counted, and left out with CleanOnly.
 func Pool(docs []*Document, opt Options) ([]*Point, error) {
 	var out []*Point
 	byKey := map[Key]*Point{}
@@ -118,6 +139,14 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 			p.Results = append(p.Results, r)
 			p.Docs = append(p.Docs, d)
 			for _, run := range r.Runs {
+				switch {
+				case !r.unclean(run):
+				case opt.CleanOnly:
+					p.Dropped++
+					continue
+				default:
+					p.Unclean++
+				}
 				p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
 			}
 		}
@@ -126,7 +155,7 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 }
 
 // admit refuses a result holding a partial run (unless allowed) or, with
-// CleanOnly, a run that was not clean.
+// RefuseUnclean, a run that was not clean.
 func admit(d *Document, r *Result, opt Options) error {
 	where := fmt.Sprintf("%s: results[%d] (%s)", d.Path, r.Index, Describe(KeyOf(r), nil))
 	for _, run := range r.Runs {
@@ -141,15 +170,21 @@ func admit(d *Document, r *Result, opt Options) error {
 			}
 			return fmt.Errorf("%s: %s is partial%s: a run cut short is not compared; allow it with --allow-partial", where, which, why)
 		}
-		clean := run.Clean
-		if clean == nil {
-			clean = r.Clean
-		}
-		if opt.CleanOnly && clean != nil && !*clean {
+		if opt.RefuseUnclean && r.unclean(run) {
 			return fmt.Errorf("%s: %s is not clean (the port counters saw retransmissions or errors): refused by --clean-only", where, which)
 		}
 	}
 	return nil
+}
+
+// unclean says whether a run of r was not clean: its own clean flag, else
+// the result's; a run that says nothing is not unclean.
+func (r *Result) unclean(run *Run) bool {
+	clean := run.Clean
+	if clean == nil {
+		clean = r.Clean
+	}
+	return clean != nil && !*clean
 }
 
 // usual are the values a parameter has unless asked otherwise; a point's

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
@@ -65,13 +66,19 @@ func (p *Point) Values(metric string) (vals []float64, missing int) {
 }
 
 // Series returns one compare.Series for every pair and metric that
-// applies to it, pairs in order and metrics in the order given. A metric
-// that applies but one side has no figure for is left out; it and runs
-// without a figure are explained in notes.
+// applies to it, pairs in order and metrics in the order given, with each
+// side's unclean runs counted. A metric that applies but one side has no
+// figure for is left out, and so is a pair with a side whose every run
+// was left out as unclean; they and runs without a figure are explained
+// in notes.
 func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, notes []string) {
 	for _, p := range m.Pairs {
 		if p.Base.Latency != p.New.Latency {
 			notes = append(notes, fmt.Sprintf("%s: a latency point on one side and a bandwidth point on the other: not compared", p.Label))
+			continue
+		}
+		if n := allDropped(p); n != "" {
+			notes = append(notes, n)
 			continue
 		}
 		for _, met := range metrics {
@@ -100,8 +107,32 @@ func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, no
 						p.Label, met.Name, s.miss, s.total, s.side, s.total-s.miss))
 				}
 			}
-			series = append(series, compare.Series{Point: p.Label, Metric: met, Base: b, New: n})
+			series = append(series, compare.Series{Point: p.Label, Metric: met, Base: b, New: n,
+				BaseRuns: p.Base.runCounts(), NewRuns: p.New.runCounts()})
 		}
 	}
 	return series, notes
+}
+
+// runCounts are the point's unclean runs, as a comparison counts them.
+func (p *Point) runCounts() compare.RunCounts {
+	return compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped}
+}
+
+// allDropped explains a pair with a side whose runs were all left out as
+// unclean, or is "".
+func allDropped(p *Pair) string {
+	var why []string
+	for _, s := range []struct {
+		side string
+		pt   *Point
+	}{{"base", p.Base}, {"new", p.New}} {
+		if len(s.pt.Runs) == 0 && s.pt.Dropped > 0 {
+			why = append(why, fmt.Sprintf("all %d %s runs", s.pt.Dropped, s.side))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s not clean and left out by --clean-only: not compared", p.Label, strings.Join(why, " and "))
 }

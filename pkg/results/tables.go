@@ -1,9 +1,8 @@
 package results
 
 import (
-	"fmt"
-	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
@@ -79,50 +78,12 @@ func num(v *float64, prec int) string {
 	return strconv.FormatFloat(*v, 'f', prec, 64)
 }
 
-// ComparisonTable tabulates gate rows as compare's table does: the point
-// and metric, each side's median with its 95% interval and number of
-// runs, the change with its interval, the p-value, the verdict and the
-// gate's outcome.
+// ComparisonTable tabulates gate rows with compare's own columns and
+// cells, so the report reads as compare's table does.
 func ComparisonTable(g compare.GateResult) plot.Table {
-	t := plot.Table{Header: []string{"point", "metric", "base median [CI] n", "new median [CI] n", "change [CI]", "p", "verdict", "gate"}}
+	t := plot.Table{Header: slices.Clone(compare.Columns)}
 	for _, r := range g.Rows {
-		gate := r.Outcome.String()
-		if r.Threshold != nil {
-			gate += " (" + r.Threshold.String() + ")"
-		}
-		t.Rows = append(t.Rows, []string{r.Point, r.Metric.Name + " (" + r.Metric.Unit + ")", sideCell(r.Base), sideCell(r.New),
-			fmt.Sprintf("%s [%s, %s]", pct(r.ChangePct), pct(r.ChangeLoPct), pct(r.ChangeHiPct)), pValue(r.P), r.Verdict.String(), gate})
+		t.Rows = append(t.Rows, r.Cells())
 	}
 	return t
-}
-
-func sideCell(s compare.Side) string {
-	return fmt.Sprintf("%s [%s, %s] n=%d", sig(s.Median), sig(s.Lo), sig(s.Hi), s.N)
-}
-
-// sig writes 4 significant digits, trailing zeros kept (2.580, 10.02,
-// 0.01717), or -inf and +inf.
-func sig(v float64) string {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return fmt.Sprintf("%+v", v)
-	}
-	dec := 3
-	if v != 0 {
-		dec = max(0, 3-int(math.Floor(math.Log10(math.Abs(v)))))
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64)
-}
-
-func pct(v float64) string {
-	if math.IsInf(v, 0) {
-		return fmt.Sprintf("%+v", v)
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
-func pValue(p float64) string {
-	if p < 0.001 {
-		return "p<0.001"
-	}
-	return fmt.Sprintf("p=%.3f", p)
 }

@@ -1,10 +1,11 @@
 package results
 
 import (
-	"fmt"
-	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
 
 // TestTables: one row per document holding a point, figures as the table
@@ -29,16 +30,22 @@ func TestTables(t *testing.T) {
 	}
 }
 
-func TestSignificantDigits(t *testing.T) {
-	for _, c := range []struct {
-		v    float64
-		want string
-	}{{2.58, "2.580"}, {10.0249, "10.02"}, {0.017166, "0.01717"}, {1234.5, "1234"}, {0, "0.000"}, {math.Inf(-1), "-Inf"}} {
-		if got := sig(c.v); got != c.want {
-			t.Errorf("sig(%v) = %q, want %q", c.v, got, c.want)
-		}
+// TestComparisonTable: the report's comparison table has compare's
+// columns and cells: a side too small for a median's interval reads
+// "[no CI]" as in compare's table, not as infinite bounds.
+func TestComparisonTable(t *testing.T) {
+	r, err := compare.Compare(compare.Series{Point: "write_lat RC poll 64 B", Metric: compare.LatP50,
+		Base: []float64{2, 2.1, 2.2}, New: []float64{2.3, 2.4, 2.5}}, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := fmt.Sprint(pct(8), pValue(0.0004), pValue(0.1)); got != "+8.0%p<0.001p=0.100" {
-		t.Errorf("got %q", got)
+	tb := ComparisonTable(compare.Gate([]compare.Row{r}, compare.DefaultThresholds(), false))
+	if !slices.Equal(tb.Header, compare.Columns) || len(tb.Rows) != 1 {
+		t.Fatalf("header %q, %d rows", tb.Header, len(tb.Rows))
+	}
+	got := strings.Join(tb.Rows[0], "|")
+	want := "write_lat RC poll 64 B|lat.p50 (us)|2.100 [no CI] n=3|2.400 [no CI] n=3|+14.3% [-inf, +inf]|p=0.100|inconclusive (too few runs)|inconclusive (lat.p50>+5%)"
+	if got != want {
+		t.Errorf("row\n%s\nwant\n%s", got, want)
 	}
 }

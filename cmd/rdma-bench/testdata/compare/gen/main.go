@@ -55,6 +55,26 @@ func main() {
 	delete(bwOnly, "label")
 	bwOnly["results"] = bwOnly["results"].([]obj)[4:]
 	docs["bw-only.json"] = bwOnly
+	// unclean.json: the port counters moved in runs 2 and 5 of write_lat
+	// 64 B and in every run of tcp_lat 64 B (rxe retransmits).
+	unclean := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	for i, r := range unclean["results"].([]obj)[:3] {
+		if i == 1 {
+			continue
+		}
+		r["clean"] = false
+		for j, run := range r["runs"].([]obj) {
+			run["clean"] = i == 0 && j != 1 && j != 4
+		}
+	}
+	docs["unclean.json"] = unclean
+	// event.json: the same points waiting for completions with events.
+	event := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	for _, r := range event["results"].([]obj) {
+		r["completion"] = "event"
+		r["params"].(obj)["completion"] = "event"
+	}
+	docs["event.json"] = event
 	docs["notrdma.json"] = obj{"tool": obj{"name": "fio", "version": "3.33"}, "jobs": []obj{{"jobname": "randread"}}}
 	for name, d := range docs {
 		b, err := json.MarshalIndent(d, "", "  ")

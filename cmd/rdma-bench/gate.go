@@ -144,7 +144,15 @@ func runGate(ctx context.Context, args []string) error {
 // measureGate checks both sides, then runs the gate, saving its document
 // after every round. The document is nil when nothing was measured.
 func measureGate(ctx context.Context, cfg *gate.Config, f *gateFlags) (*gate.Document, error) {
+	tmp, err := os.MkdirTemp("", "rdma-bench-gate-")
+	if err != nil {
+		return nil, fmt.Errorf("a directory for the sides' binaries: %w", err)
+	}
+	defer os.RemoveAll(tmp)
 	for _, s := range []*gate.Side{&cfg.Base, &cfg.Candidate} {
+		if err := gate.Snapshot(s, tmp); err != nil {
+			return nil, err
+		}
 		v, err := gate.Version(ctx, s)
 		if err != nil {
 			var se *gate.SideError
@@ -168,7 +176,7 @@ func measureGate(ctx context.Context, cfg *gate.Config, f *gateFlags) (*gate.Doc
 		Progress: os.Stderr,
 		Save:     func(d *gate.Document) error { return saveGateDoc(path, d) },
 	}
-	doc, err := g.Run(ctx, doc)
+	doc, err = g.Run(ctx, doc)
 	var be *gate.BudgetError
 	var se *gate.SideError
 	switch {

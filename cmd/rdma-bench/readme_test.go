@@ -100,6 +100,10 @@ func TestREADMECommands(t *testing.T) {
 		"rdma-bench compare --base-label fw-A --label fw-B results/":                   comparesLabelled(labelled, `(?m)^\| write_lat RC poll 64 B +\| lat.p50 \(us\) +\|`),
 		"rdma-bench compare --base-label fw-A --label fw-B -o markdown results/":       comparesLabelled(labelled, `(?m)^\| write_lat RC poll 64 B \| lat.p50 \(us\) \|`),
 
+		// The paired gate: the same binary on both sides, so it must not
+		// fail; its document goes into a directory of the test's.
+		"rdma-bench gate write_lat:64 write_bw:4K": gateAA,
+
 		// Whole-fabric sweeps.
 		"rdma-bench fabric write_lat write_bw --rank 0 --world-size 2 --coordinator hostA:18600": nil, // with the next one
 		"rdma-bench fabric write_lat write_bw --rank 1 --world-size 2 --coordinator hostA:18600": fabricByHand,
@@ -271,5 +275,15 @@ func comparesLabelled(dir, row string) func(*testing.T, []string) {
 			}
 		}
 		t.Logf("A/A comparison: %s (exit %d)", gate[0], r.code)
+	}
+}
+
+// gateAA runs an A/A gate as the README shows it: exit 0 (pass) or 3
+// (undecided), never 1, with the table and the gate's line last.
+func gateAA(t *testing.T, args []string) {
+	r := run(t, 10*time.Minute, append(args, "--save-dir", t.TempDir())...)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if (r.code != 0 && r.code != 3) || !strings.Contains(r.stdout, "| write_lat 64 B ") || !strings.HasPrefix(lines[len(lines)-1], "gate ") {
+		t.Fatalf("exit %d, want 0 or 3, the table and the gate's line:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

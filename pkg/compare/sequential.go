@@ -143,7 +143,7 @@ func DetectablePct(s Shift, t Threshold) float64 {
 		half = -math.Log1p(-t.LimitPct / 200)
 	}
 	z := stats.StdNormal.InvCDF(1 - (1-s.Confidence)/2)
-	need := max(h, half) + stats.StdNormal.InvCDF(0.8)*h/z
+	need := max(h, half) + z80*h/z
 	if t.Metric.HigherIsBetter {
 		return -math.Expm1(-need) * 100
 	}

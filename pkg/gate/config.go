@@ -81,8 +81,11 @@ func sizeText(n int) string {
 // Side is one side of the gate: a binary, its extra flags, its
 // environment and shell commands run around each of its runs.
 type Side struct {
-	Name string   `json:"name"`
+	Name string `json:"name"`
+	// Bin is the binary run; Path, when set, the one the user named (Bin
+	// is then its private copy: [Snapshot]).
 	Bin  string   `json:"bin"`
+	Path string   `json:"path,omitempty"`
 	Args []string `json:"args,omitempty"`
 	// Env holds NAME=VALUE pairs added to the run's environment (another
 	// rdma-core through LD_LIBRARY_PATH, say).

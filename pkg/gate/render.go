@@ -54,7 +54,7 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 }
 
 func sideText(s Side) string {
-	t := s.Bin
+	t := s.display()
 	if s.Version != "" {
 		t += " (" + strings.TrimPrefix(s.Version, "rdma-bench ") + ")"
 	}

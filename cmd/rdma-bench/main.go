@@ -170,7 +170,7 @@ func applySlowdown() error {
 		return nil
 	}
 	ns, err := engine.ApplySlowdown()
-	slowdownNote = fmt.Sprintf("[slowdown build: %d ns spin per post]", ns)
+	slowdownNote = fmt.Sprintf("[slowdown build: %d ns spin per latency post, %d per bandwidth post]", ns[0], ns[1])
 	return err
 }
 

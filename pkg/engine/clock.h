@@ -86,23 +86,27 @@ int rb_clock_init(int mode, char *why, int len);
 // picoseconds, averaged over n samples.
 int64_t rb_clock_cost_ps(uint64_t n);
 
-// rb_slowdown spins for rb_slowdown_ns nanoseconds: the calibrated
-// slowdown of a binary built with the rdmabench_slowdown tag (slowdown.go),
-// which exists to prove the gate; in every other build it is empty. Every
-// post of a work-request list and every TCP message send calls it.
+// rb_slowdown spins for ns nanoseconds: the calibrated slowdown of a
+// binary built with the rdmabench_slowdown tag (slowdown.go), which exists
+// to prove the gate; in every other build it is empty. The latency loops
+// spin rb_slowdown_ns[0] before every post or message sent, the bandwidth
+// loops rb_slowdown_ns[1] before every post of a work-request list or
+// message sent.
 #ifdef RB_SLOWDOWN
-extern int64_t rb_slowdown_ns;
-static inline void rb_slowdown(void)
+extern int64_t rb_slowdown_ns[2];
+static inline void rb_slowdown(int bw)
 {
-	if (rb_slowdown_ns > 0) {
-		int64_t end = rb_now_ns() + rb_slowdown_ns;
+	int64_t ns = rb_slowdown_ns[bw != 0];
+	if (ns > 0) {
+		int64_t end = rb_now_ns() + ns;
 		while (rb_now_ns() < end)
 			;
 	}
 }
 #else
-static inline void rb_slowdown(void)
+static inline void rb_slowdown(int bw)
 {
+	(void)bw;
 }
 #endif
 

@@ -73,6 +73,7 @@ int rb_ping(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int record)
 			return rbe_finish(e, r);
 		uint64_t seq = e->seq + 1;
 		set_flag_byte(e, seq);
+		rb_slowdown(0);
 		if ((r = rbe_post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
 			return rbe_finish(e, r);
 		if (!e->first_post_ns)
@@ -96,6 +97,7 @@ int rb_pong(struct rb_engine *e, uint64_t n)
 		if ((r = rbe_room(e)))
 			return r;
 		set_flag_byte(e, seq);
+		rb_slowdown(0);
 		if ((r = rbe_post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
 			return r;
 		e->seq = seq;
@@ -192,7 +194,8 @@ int rb_ping_open(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int recor
 			set_flag_byte(e, seq);
 			rb_window_at(&e->win, 0); // the timed part begins with its first post
 			int64_t t = rb_now_ns();
-			if ((r = rbe_post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
+			rb_slowdown(0);
+		if ((r = rbe_post(e, 0, 1, UINT64_MAX, (uint32_t)seq)))
 				return rbe_finish(e, r);
 			e->ol_post[e->ol_posted % e->slots] = t;
 			if (!e->first_post_ns)

@@ -200,7 +200,6 @@ int rbe_post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uint32
 		w->imm_data = htonl(imm);
 		w->next = k + 1 < count ? &q->wrs[k + 1] : NULL;
 	}
-	rb_slowdown();
 	int r = ibv_post_send(q->qp, q->wrs, &bad);
 	if (r)
 		return rbe_verb_error(e, "ibv_post_send", r);

@@ -12,26 +12,37 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 )
 
-// A binary built with -tags rdmabench_slowdown spins for
-// RDMA_BENCH_SLOWDOWN_NS nanoseconds before every post of a work-request
-// list and every TCP message send: a known slowdown for the gate's proof
-// (docs/gate.md). No release build has it; its version line says so.
+// A binary built with -tags rdmabench_slowdown spins before every post
+// (and TCP message): RDMA_BENCH_SLOWDOWN_NS="LAT[,BW]" nanoseconds in the
+// latency loops and in the bandwidth loops (BW defaults to LAT). A known
+// slowdown for the gate's proof (docs/gate.md); no release build has it,
+// and its version line says so.
 
-// ApplySlowdown reads RDMA_BENCH_SLOWDOWN_NS and sets the spin; it
-// returns the spin in nanoseconds.
-func ApplySlowdown() (int64, error) {
+// ApplySlowdown reads RDMA_BENCH_SLOWDOWN_NS and sets the spins; it
+// returns them in nanoseconds, latency then bandwidth.
+func ApplySlowdown() ([2]int64, error) {
+	var ns [2]int64
 	v := os.Getenv("RDMA_BENCH_SLOWDOWN_NS")
 	if v == "" {
-		return 0, nil
+		return ns, nil
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 || n > 1e9 {
-		return 0, fmt.Errorf("RDMA_BENCH_SLOWDOWN_NS=%q: want 0 to 1000000000 nanoseconds", v)
+	parts := strings.Split(v, ",")
+	if len(parts) > 2 {
+		return ns, fmt.Errorf("RDMA_BENCH_SLOWDOWN_NS=%q: want LAT or LAT,BW nanoseconds", v)
 	}
-	C.rb_slowdown_ns = C.int64_t(n)
-	return n, nil
+	for i := range ns {
+		p := parts[min(i, len(parts)-1)]
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 || n > 1e9 {
+			return ns, fmt.Errorf("RDMA_BENCH_SLOWDOWN_NS=%q: want LAT or LAT,BW nanoseconds, each 0 to 1000000000", v)
+		}
+		ns[i] = n
+		C.rb_slowdown_ns[i] = C.int64_t(n)
+	}
+	return ns, nil
 }
 
 // SlowdownBuild is true in a build with the rdmabench_slowdown tag.

@@ -136,7 +136,6 @@ static int send_all(struct rb_sock *s, const uint8_t *p, size_t len)
 {
 	int flags = MSG_NOSIGNAL | (s->busy ? MSG_DONTWAIT : 0);
 	struct rb_wait w = { 0 };
-	rb_slowdown();
 	while (len > 0) {
 		ssize_t r = sys_send(s->fd, p, len, flags);
 		if (r >= 0) {
@@ -213,6 +212,7 @@ static int ping(struct rb_sock *s, uint64_t n, int64_t deadline_ns, int record)
 			return RB_STOPPED;
 		if ((record && s->len == s->cap) || (done && s->yield_ns && t >= s->yield_ns))
 			return RB_FULL;
+		rb_slowdown(0);
 		if ((r = send_all(s, s->buf, s->size)) || (r = recv_full(s, s->reply, s->size)))
 			return r;
 		done++;
@@ -228,7 +228,10 @@ static int pong(struct rb_sock *s, uint64_t n)
 	for (uint64_t done = 0; done < n; done++) {
 		if (stopped(s))
 			return RB_STOPPED;
-		if ((r = recv_full(s, s->buf, s->size)) || (r = send_all(s, s->buf, s->size)))
+		if ((r = recv_full(s, s->buf, s->size)))
+			return r;
+		rb_slowdown(0);
+		if ((r = send_all(s, s->buf, s->size)))
 			return r;
 		s->done++;
 	}
@@ -244,6 +247,7 @@ static int send_stream(struct rb_sock *s, uint64_t n, int64_t deadline_ns)
 		if (stopped(s))
 			return RB_STOPPED;
 		rb_window_at(&s->win, s->done - s->win_base);
+		rb_slowdown(1);
 		if ((r = send_all(s, s->buf, s->size)))
 			return r;
 		done++;

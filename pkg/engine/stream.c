@@ -85,6 +85,7 @@ int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t dea
 				if (c > due - e->ol_posted)
 					c = due - e->ol_posted;
 			}
+			rb_slowdown(1);
 			if ((r = rbe_post(e, qi, (uint32_t)c, limit, 0)))
 				return rbe_finish(e, r);
 			e->ol_posted += c;

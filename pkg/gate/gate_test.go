@@ -243,14 +243,6 @@ func TestConfigCheck(t *testing.T) {
 	}
 }
 
-func TestTickBound(t *testing.T) {
-	for us, want := range map[float64]bool{3900: true, 4000: true, 8100: true, 21: false, 3651: false, 6000: false, 20000: false, 100: false} {
-		if got := TickBound(us); got != want {
-			t.Errorf("TickBound(%g) = %v, want %v", us, got, want)
-		}
-	}
-}
-
 // TestPlanLooks: a look that cannot bound an interval spends none of the
 // false-alarm budget.
 func TestPlanLooks(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -24,7 +25,7 @@ type Measurement struct {
 	// Seconds is the run's wall time, process start to exit.
 	Seconds float64
 	// AtTick is true for a latency run whose median sits at a multiple of
-	// the scheduler's tick (see [TickBound]).
+	// the scheduler's tick ([report.AtTick]).
 	AtTick bool
 }
 
@@ -144,7 +145,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 		return Measurement{}, fmt.Errorf("%s: no %s figure (%s)", p, p.Metric().Name, why)
 	}
 	m.Value = *v
-	m.AtTick = p.Latency && TickBound(*v)
+	m.AtTick = p.Latency && report.AtTick(*v)
 	return m, nil
 }
 

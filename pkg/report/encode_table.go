@@ -211,6 +211,9 @@ func writeNotes(ew *errWriter, g *group) {
 			}
 			ew.printf("note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s\n", name, what)
 		}
+		if l := g.sums[i].Latency; l != nil && AtTick(l.P50US()) {
+			ew.printf("warning: %s: %s\n", name, TickWarning)
+		}
 		if r.OutOfRange > 0 {
 			ew.printf("warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic\n", name, r.OutOfRange)
 		}

@@ -58,3 +58,11 @@ func TestTickerPaces(t *testing.T) {
 		t.Fatalf("shared recorder: tick %q, %d samples in the run's recorder (want 1)", b.String(), run.Snapshot().h().TotalCount())
 	}
 }
+
+func TestAtTick(t *testing.T) {
+	for us, want := range map[float64]bool{3651: true, 3900: true, 4000: true, 7979: true, 8100: true, 21: false, 3500: false, 6000: false, 20000: false, 100: false} {
+		if got := AtTick(us); got != want {
+			t.Errorf("AtTick(%g) = %v, want %v", us, got, want)
+		}
+	}
+}

@@ -30,3 +30,29 @@ func onThread(cpu int, fn func() error) error {
 	}()
 	return <-done
 }
+
+// apartCPUs returns the first CPU of n consecutive ones this process may
+// run on, or -1 when there are none. A loopback run pins its client's
+// threads and its server's apart this way: both sides busy-poll, and two
+// spinning threads that share a CPU take turns at the scheduler's tick, so
+// that every iteration of a ping-pong lasts one or two ticks (4 or 8 ms at
+// CONFIG_HZ=250) instead of microseconds. The kernel puts them on one CPU
+// whenever a third runnable thread takes the other (docs/gate.md, "The 4
+// ms mode").
+func apartCPUs(n int) int {
+	var set unix.CPUSet
+	if n < 2 || unix.SchedGetaffinity(0, &set) != nil {
+		return -1
+	}
+	run := 0
+	for c := 0; c < 1024; c++ {
+		if !set.IsSet(c) {
+			run = 0
+			continue
+		}
+		if run++; run == n {
+			return c - n + 1
+		}
+	}
+	return -1
+}

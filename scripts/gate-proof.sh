@@ -6,13 +6,15 @@
 # this host has no RDMA device.
 #
 # usage: scripts/gate-proof.sh EXPERIMENT...
-#   aa:K                    K A/A gates, default points and settings
-#   pool:NAME:PAIRS[:NS]    one gate of the default points with one look after
-#                           PAIRS pairs: a pool of pairs to resample; the
-#                           candidate is the slowdown build at NS ns (default:
-#                           the base binary itself)
-#   slow:POINT:NS:K         K gates of POINT (WORKLOAD:SIZE) against the slowdown
-#                           build spinning NS ns per post
+#   aa:K                    K A/A gates of the default points, default settings
+#   aa2:K                   K A/A gates of write_lat:64 write_bw:4K
+#   pool:NAME:PAIRS[:NS]    one gate of write_lat:64 write_bw:4K with one look
+#                           after PAIRS pairs: a pool of pairs to resample or a
+#                           calibration; the candidate is the slowdown build at
+#                           NS (RDMA_BENCH_SLOWDOWN_NS: LAT,BW nanoseconds per
+#                           post; default: the base binary itself)
+#   slow:NAME:NS:K          K gates of write_lat:64 write_bw:4K against the
+#                           slowdown build at NS
 #   real:NAME:GATE-FLAGS    one gate with the given flags (commas for spaces),
 #                           for a real change: real:mtu256:--candidate-args,-m,256
 #   netem:US                one gate of write_lat:64 and write_bw:4K between two
@@ -31,6 +33,7 @@ out=results/gate-proof
 bin=$root/rdma-bench
 slow=$root/.build/rdma-bench-slowdown
 port=18611
+two=(write_lat:64 write_bw:4K)
 
 # gate NAME FLAGS...: one gate into $out/NAME.
 gate() {
@@ -57,17 +60,22 @@ experiment() {
 			gate "aa-$(printf %02d "$i")"
 		done
 		;;
+	aa2)
+		for ((i = 1; i <= rest; i++)); do
+			gate "aa2-$(printf %02d "$i")" "${two[@]}"
+		done
+		;;
 	pool)
 		local name pairs ns flags=()
 		IFS=: read -r name pairs ns <<<"$rest"
 		[ -z "$ns" ] || flags=(--candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns")
-		gate "pool-$name" --max-pairs "$pairs" --look-every "$pairs" --budget 2h "${flags[@]}"
+		gate "pool-$name" "${two[@]}" --max-pairs "$pairs" --look-every "$pairs" --budget 2h "${flags[@]}"
 		;;
 	slow)
-		local w s ns k
-		IFS=: read -r w s ns k <<<"$rest"
+		local name ns k
+		IFS=: read -r name ns k <<<"$rest"
 		for ((i = 1; i <= k; i++)); do
-			gate "slow-$w-$s-${ns}ns-$(printf %02d "$i")" "$w:$s" --candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns"
+			gate "slow-$name-$(printf %02d "$i")" "${two[@]}" --candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns"
 		done
 		;;
 	real)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"sort"
-
-	"github.com/aclements/go-moremath/stats"
 )
 
 // signedRankExactLimit is the largest number of pairs for which the bounds
@@ -77,15 +75,7 @@ func signedRankOrder(n int, confidence float64) (k int, achieved float64) {
 	tail := (1 - confidence) / 2
 	m := n * (n + 1) / 2
 	if n > signedRankExactLimit {
-		mu := float64(m) / 2
-		sigma := math.Sqrt(float64(n) * float64(n+1) * float64(2*n+1) / 24)
-		z := stats.StdNormal.InvCDF(1 - tail)
-		k = int(math.Floor(mu - z*sigma + 0.5))
-		k = max(0, min(k, (m+1)/2))
-		if k == 0 {
-			return 0, 1
-		}
-		return k, 1 - 2*stats.StdNormal.CDF((float64(k)-0.5-mu)/sigma)
+		return normalRankOrder(m, math.Sqrt(float64(n)*float64(n+1)*float64(2*n+1)/24), confidence)
 	}
 	cdf := signedRankCDF(n)
 	// cdf[t] = P(T <= t) increases with t; k is the largest with

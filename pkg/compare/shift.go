@@ -111,16 +111,21 @@ func exactOrder(n1, n2 int, confidence float64) (k int, achieved float64) {
 	return k, 1 - 2*cdfBelow(k)
 }
 
-// normalOrder is shiftOrder with the normal approximation of U and a
-// continuity correction: P(U <= k-1) ~ Phi((k - 1/2 - mu) / sigma).
+// normalOrder is shiftOrder with the normal approximation of U.
 func normalOrder(n1, n2 int, confidence float64) (k int, achieved float64) {
-	tail := (1 - confidence) / 2
 	mn := n1 * n2
-	mu := float64(mn) / 2
-	sigma := math.Sqrt(float64(mn) * float64(n1+n2+1) / 12)
-	z := stats.StdNormal.InvCDF(1 - tail)
+	return normalRankOrder(mn, math.Sqrt(float64(mn)*float64(n1+n2+1)/12), confidence)
+}
+
+// normalRankOrder is the order k of an interval's lower bound among m
+// sorted differences and its coverage, for a rank statistic of mean m/2
+// and standard deviation sigma, from the normal approximation with a
+// continuity correction: P(S <= k-1) ~ Phi((k - 1/2 - m/2) / sigma).
+func normalRankOrder(m int, sigma, confidence float64) (k int, achieved float64) {
+	mu := float64(m) / 2
+	z := stats.StdNormal.InvCDF(1 - (1-confidence)/2)
 	k = int(math.Floor(mu - z*sigma + 0.5))
-	k = max(0, min(k, (mn+1)/2))
+	k = max(0, min(k, (m+1)/2))
 	if k == 0 {
 		return 0, 1
 	}

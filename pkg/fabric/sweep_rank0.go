@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,9 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		sw.alive[r] = true
 	}
 	rounds, err := Schedule(cfg.Pattern, n)
+	if err == nil {
+		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check())
+	}
 	if err != nil {
 		sw.broadcast(&message{Type: msgError, Error: err.Error()})
 		return nil, fmt.Errorf("sweep: %w", err)
@@ -65,14 +69,26 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 			writeProgress(cfg.Progress, i+1, len(rounds), sw.doc.Pairs[base:], time.Since(sw.doc.StartedAt))
 		}
 		if err != nil {
-			sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
-			sw.doc.FinishedAt = time.Now()
-			return sw.doc, fmt.Errorf("sweep stopped in round %d of %d: %w", i+1, len(rounds), err)
+			return sw.abort(err, fmt.Sprintf("in round %d of %d", i+1, len(rounds)))
 		}
+	}
+	if err := sw.recheck(ctx, len(rounds)); err != nil {
+		return sw.abort(err, "re-measuring the suspects")
 	}
 	sw.broadcast(&message{Type: msgFinish})
 	sw.doc.FinishedAt = time.Now()
 	return sw.doc, nil
+}
+
+// abort ends a sweep that cannot go on: it tells every rank, and returns
+// the document so far, with its suspects (whether re-measured or not).
+func (sw *sweeper) abort(err error, where string) (*Document, error) {
+	sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
+	if sw.doc.Suspects == nil {
+		_ = sw.findSuspects() // the options were checked; a metric without a unit has none
+	}
+	sw.doc.FinishedAt = time.Now()
+	return sw.doc, fmt.Errorf("sweep stopped %s: %w", where, err)
 }
 
 // read passes rank r's messages on as events until its link fails.

@@ -112,8 +112,8 @@ type Suspect struct {
 	Median float64 `json:"median"`
 	// WorsePct is how much worse than the median Value is, in percent.
 	WorsePct float64 `json:"worse_pct"`
-	// Reference is the pair the suspect is re-measured beside: the
-	// metric's pair nearest the median that is no suspect.
+	// Reference is the pair the suspect is re-measured beside: of the
+	// metric's pairs that are no suspect, the one nearest their median.
 	Reference Reference `json:"reference"`
 	// Recheck is the re-measurement and its decision; nil when the
 	// suspect was not re-measured (a sweep stopped before).
@@ -157,7 +157,7 @@ func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
 			continue
 		}
 		first := len(out)
-		ref, refDist := -1, math.Inf(1)
+		var clean []int // the pairs that are no suspect
 		for i := range doc.Pairs {
 			p := &doc.Pairs[i]
 			v, ok := p.Figures.Get(metric)
@@ -171,14 +171,12 @@ func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
 			if worse > opts.threshold() {
 				out = append(out, Suspect{Metric: metric, Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst),
 					Value: v, Median: med, WorsePct: worse})
-			} else if d := math.Abs(math.Log(v / med)); d < refDist {
-				ref, refDist = i, d
+			} else {
+				clean = append(clean, i)
 			}
 		}
-		if ref >= 0 { // always: the pair at (or better than) the median is no suspect
-			p := &doc.Pairs[ref]
-			v, _ := p.Figures.Get(metric)
-			r := Reference{Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst), Value: v}
+		if first < len(out) { // then some pair is clean: the one at (or better than) the median
+			r := reference(doc, metric, clean)
 			for i := first; i < len(out); i++ {
 				out[i].Reference = r
 			}
@@ -191,6 +189,28 @@ func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
 		return cmp.Compare(b.WorsePct, a.WorsePct)
 	})
 	return out, nil
+}
+
+// reference is the pair of clean (indexes of doc.Pairs, none a suspect)
+// nearest their median of metric, the first in schedule order on a tie.
+// The median of the clean pairs, not of all: when half the pairs were
+// slow in the sweep (two pairs a round on too few cores), the median of
+// all lies between the slow and the fast, and the clean pair nearest it
+// would be the slowest of the fast ones.
+func reference(doc *Document, metric string, clean []int) Reference {
+	vals := make([]float64, len(clean))
+	for k, i := range clean {
+		vals[k], _ = doc.Pairs[i].Figures.Get(metric)
+	}
+	med := median(vals)
+	best := 0
+	for k, v := range vals {
+		if math.Abs(math.Log(v/med)) < math.Abs(math.Log(vals[best]/med)) {
+			best = k
+		}
+	}
+	p := &doc.Pairs[clean[best]]
+	return Reference{Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst), Value: vals[best]}
 }
 
 // ExitStatus is the process's exit status for a run: 1 when any pair

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -272,5 +273,48 @@ func TestWriteFindingsClean(t *testing.T) {
 	}
 	if ExitStatus(doc) != 0 || ExitStatus(nil) != 1 {
 		t.Error("exit status")
+	}
+}
+
+// TestSuspectsReferenceHalfSlow: 6 of 12 pairs were about 8000 us in the
+// sweep (the soft-RoCE VM's two pairs a round), 5 are 12 us and one 18
+// us. The median of all, 4009 us, makes the 6 slow pairs suspects;
+// their reference is a 12 us pair (the median of the clean ones), not the
+// 18 us one nearest 4009 us.
+func TestSuspectsReferenceHalfSlow(t *testing.T) {
+	rounds, err := Schedule(PatternPairs, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := &Document{}
+	for r := range 4 {
+		doc.Members = append(doc.Members, Member{Rank: r, Hostname: fmt.Sprintf("host-%d", r)})
+	}
+	slow := map[Pair]bool{{0, 2}: true, {0, 3}: true, {1, 0}: true, {2, 1}: true, {2, 3}: true, {3, 1}: true}
+	for i, round := range rounds {
+		for _, p := range round {
+			v := 12.0
+			switch {
+			case slow[p]:
+				v = 8000 + float64(p.Src)
+			case p == Pair{1, 2}:
+				v = 18
+			}
+			doc.Pairs = append(doc.Pairs, PairOutcome{Round: i + 1, Src: p.Src, Dst: p.Dst, Status: StatusOK,
+				Figures: figuresOf(map[string]float64{"write_lat.p50_us": v}, nil)})
+		}
+	}
+	sus, err := FindSuspects(doc, OutlierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sus) != 6 {
+		t.Fatalf("%d suspects, want the 6 slow pairs: %+v", len(sus), sus)
+	}
+	for _, s := range sus {
+		if !slow[Pair{s.Src.Rank, s.Dst.Rank}] || s.Reference.Value != 12 || s.Median != (18+8000)/2 {
+			t.Errorf("suspect %d->%d (median %v) beside %d->%d at %v", s.Src.Rank, s.Dst.Rank, s.Median,
+				s.Reference.Src.Rank, s.Reference.Dst.Rank, s.Reference.Value)
+		}
 	}
 }

@@ -96,7 +96,7 @@ func writeSuspects(ew *errWriter, doc *Document, limit int) {
 	}
 	how := "not re-measured"
 	if c := doc.Recheck; c != nil {
-		how = fmt.Sprintf("each re-measured alternately with its metric's median pair (the reference) until a %s paired interval of the change from the reference decides, at most %d times",
+		how = fmt.Sprintf("each re-measured alternately with a reference pair (the median of the others) until a %s paired interval of the change from the reference decides, at most %d times",
 			compare.FormatConfidence(c.Confidence), c.MaxPairs)
 	}
 	var counts []string

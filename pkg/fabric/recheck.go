@@ -182,7 +182,7 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 	sw.doc.Recheck = &RecheckSettings{Alpha: o.Alpha, LookEvery: o.LookEvery, MaxPairs: o.MaxPairs,
 		Looks: plan.Looks, Confidence: plan.Confidence()}
 	if w := sw.cfg.Progress; w != nil {
-		fmt.Fprintf(w, "re-measuring %s beside the pair nearest the median, alternated, one pair at a time, at most %d times each\n",
+		fmt.Fprintf(w, "re-measuring %s, each alternately with its reference pair, one pair at a time, at most %d times each\n",
 			plural(len(sw.doc.Suspects), "suspect"), o.MaxPairs)
 	}
 	for i := range sw.doc.Suspects {

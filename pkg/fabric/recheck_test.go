@@ -256,7 +256,7 @@ func TestRecheckUndecided(t *testing.T) {
 		t.Errorf("findings:\n%s", text)
 	}
 	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
-	if len(lines) != 6+1+2 || lines[6] != "re-measuring 2 suspects beside the pair nearest the median, alternated, one pair at a time, at most 10 times each" ||
+	if len(lines) != 6+1+2 || lines[6] != "re-measuring 2 suspects, each alternately with its reference pair, one pair at a time, at most 10 times each" ||
 		!strings.HasPrefix(lines[7], "suspect 1 of 2: bw_gbps 1->2: re-measured 10 times beside ") || !strings.Contains(lines[8], ": undecided; ") {
 		t.Errorf("progress:\n%s", progress.String())
 	}

@@ -25,7 +25,9 @@ Started once per host (or NIC) by a launcher: mpirun (give --coordinator or
 --rendezvous-dir), mpiexec or srun --mpi=pmi2 (PMI: nothing to give), srun,
 a Kubernetes Indexed Job (with --world-size), or by hand with --rank and
 --world-size. Rank 0 coordinates, measures its share, and prints a matrix per
-workload, the failed and outlying pairs; the others print only errors.
+workload, the failed pairs and the outliers: the pairs worse than the median
+in the sweep, re-measured alternately with the median pair until a paired
+interval confirms or clears them; the others print only errors.
 Exit status: 0, 1 when a pair failed or is an outlier, 2 on bad input.
 See docs/fabric.md.
 
@@ -40,6 +42,7 @@ type fabricFlags struct {
 	plan         bool
 	pairTime     time.Duration
 	thresholdPct float64
+	outlierPairs int
 	pairTimeout  time.Duration
 	rank, size   int
 	coordinator  string
@@ -64,7 +67,8 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	fs.StringVar(&f.pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
 	fs.BoolVar(&f.plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
 	fs.DurationVar(&f.pairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
-	fs.Float64Var(&f.thresholdPct, "threshold", 20, "a pair is an outlier when worse than the median of its metric by more than this percentage")
+	fs.Float64Var(&f.thresholdPct, "threshold", fabric.DefaultThresholdPct, "a pair is a suspect when worse than the median of its metric by more than this percentage in the sweep, an outlier when its re-measurement confirms it")
+	fs.IntVar(&f.outlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", minOutlierPairs, fabric.DefaultRecheckLookEvery))
 	fs.DurationVar(&f.pairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
 	fs.IntVar(&f.rank, "rank", 0, "this process's rank, 0..world size-1 (without a launcher)")
 	fs.IntVar(&f.size, "world-size", 0, "the number of processes (without a launcher, or in a Kubernetes Indexed Job)")
@@ -120,6 +124,9 @@ func (f *fabricFlags) check() error {
 	if !(f.thresholdPct > 0) || f.thresholdPct > 1e6 {
 		return usageError("--threshold %v: want a percentage above 0 such as 20", f.thresholdPct)
 	}
+	if f.outlierPairs < minOutlierPairs || f.outlierPairs > 1000 {
+		return usageError("--outlier-pairs %d: want %d to 1000 (fewer pairs never decide)", f.outlierPairs, minOutlierPairs)
+	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -146,6 +153,13 @@ func (f *fabricFlags) check() error {
 	}
 	return nil
 }
+
+// minOutlierPairs is the fewest re-measurements --outlier-pairs allows:
+// two looks. A first look's 6 pairs never decide: the signed-rank
+// interval of 6 pairs is bounded only at 96.9% confidence or less (1 -
+// 2/64), and with the default false-alarm rate of 1% even a lone
+// suspect's interval is drawn at 98% or more.
+const minOutlierPairs = 2 * fabric.DefaultRecheckLookEvery
 
 // checkApplies refuses a shared flag that applies to none of the
 // workloads (one that applies to some is dropped for the others, as in

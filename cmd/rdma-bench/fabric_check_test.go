@@ -2,20 +2,20 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )
 
 // fabricJSON is rank 0's JSON document as a reader decodes it.
 type fabricJSON struct {
 	fabric.Document
-	ThresholdPct float64          `json:"threshold_pct"`
-	Outliers     []fabric.Outlier `json:"outliers"`
 }
 
 func readFabricJSON(t *testing.T, b []byte) *fabricJSON {
@@ -27,10 +27,10 @@ func readFabricJSON(t *testing.T, b []byte) *fabricJSON {
 	return &d
 }
 
-// wantOutliers recomputes, apart from pkg/fabric, which measured pairs
-// are worse than their metric's median by more than the threshold:
-// "metric src->dst" for each.
-func wantOutliers(d *fabricJSON, metrics []string) []string {
+// wantSuspects recomputes, apart from pkg/fabric, which measured pairs
+// are worse than their metric's median by more than the threshold in the
+// sweep: "metric src->dst" for each.
+func wantSuspects(d *fabricJSON, metrics []string) []string {
 	var out []string
 	for _, metric := range metrics {
 		var vals []float64
@@ -66,10 +66,10 @@ func wantOutliers(d *fabricJSON, metrics []string) []string {
 	return out
 }
 
-// gotOutliers lists the document's outliers as wantOutliers does.
-func gotOutliers(d *fabricJSON) []string {
+// gotSuspects lists the document's suspects as wantSuspects does.
+func gotSuspects(d *fabricJSON) []string {
 	var out []string
-	for _, o := range d.Outliers {
+	for _, o := range d.Suspects {
 		out = append(out, o.Metric+" "+strconv.Itoa(o.Src.Rank)+"->"+strconv.Itoa(o.Dst.Rank))
 	}
 	slices.Sort(out)
@@ -147,4 +147,40 @@ func checkPairResults(t *testing.T, d *fabricJSON, workloads ...string) {
 			t.Errorf("pair %d->%d: schema %d, results %q; want 2 and %q", p.Src, p.Dst, doc.SchemaVersion, got, want)
 		}
 	}
+}
+
+// checkRechecks checks that every suspect was re-measured within
+// outlierPairs pairs, alternately with its reference (a pair of the same
+// metric that is no suspect), and decided or undecided at the most pairs
+// or at a failed pair; it returns the outliers and the failed
+// re-measurements.
+func checkRechecks(t *testing.T, d *fabricJSON, outlierPairs int) (outliers, failed int) {
+	t.Helper()
+	if len(d.Suspects) > 0 && (d.Recheck == nil || d.Recheck.MaxPairs != outlierPairs) {
+		t.Fatalf("recheck settings %+v, want at most %d pairs", d.Recheck, outlierPairs)
+	}
+	suspect := map[string]bool{}
+	for _, s := range d.Suspects {
+		suspect[fmt.Sprintf("%s %d->%d", s.Metric, s.Src.Rank, s.Dst.Rank)] = true
+	}
+	for _, s := range d.Suspects {
+		name := fmt.Sprintf("%s %d->%d", s.Metric, s.Src.Rank, s.Dst.Rank)
+		r := s.Recheck
+		if r == nil || suspect[fmt.Sprintf("%s %d->%d", s.Metric, s.Reference.Src.Rank, s.Reference.Dst.Rank)] {
+			t.Errorf("%s: recheck %+v beside %d->%d", name, r, s.Reference.Src.Rank, s.Reference.Dst.Rank)
+			continue
+		}
+		t.Logf("%s: %s after %d pairs: %+.1f%% [%+.1f%%, %+.1f%%] %s", name, s.Verdict(), r.Pairs, r.EstimatePct, r.LoPct, r.HiPct, r.Error)
+		if len(r.Suspect) != r.Pairs || len(r.Reference) != r.Pairs || r.Pairs > outlierPairs ||
+			r.Decision == compare.Undecided && r.Failed == nil && r.Pairs != outlierPairs {
+			t.Errorf("%s: %s after %d pairs (%d, %d figures) of at most %d", name, s.Verdict(), r.Pairs, len(r.Suspect), len(r.Reference), outlierPairs)
+		}
+		if r.Decision == compare.Fail {
+			outliers++
+		}
+		if r.Failed != nil {
+			failed++
+		}
+	}
+	return outliers, failed
 }

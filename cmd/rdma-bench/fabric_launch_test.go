@@ -16,8 +16,13 @@ import (
 )
 
 // fabricRDMAArgs are the launcher tests' workloads: short runs, every
-// rank a real RDMA endpoint on the test device.
-var fabricRDMAArgs = []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "60s"}
+// rank a real RDMA endpoint on the test device, a suspect re-measured at
+// most 12 times (two looks).
+var fabricRDMAArgs = []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "60s", "--outlier-pairs", "12"}
+
+// fabricRunLimit bounds a launcher test's run: the sweep, then up to 2 x
+// 12 measurements of each suspect, one pair at a time.
+const fabricRunLimit = 10 * time.Minute
 
 // fabricMatrices are the metrics rank 0 prints a matrix of.
 var fabricMatrices = []string{"write_lat.p50_us", "write_bw.bw_gbps"}
@@ -38,7 +43,8 @@ func launcher(t *testing.T, name string) string {
 
 // checkLaunched checks a 4-rank run of fabricRDMAArgs: rank 0's table
 // (stdout) and saved document in dir, every pair measured, the figures,
-// the outliers (recomputed here) and the exit status that follows.
+// the suspects (recomputed here), their re-measurements and the exit
+// status that follows from their decisions.
 func checkLaunched(t *testing.T, code int, stdout, stderr, dir, launcher, method string) *fabricJSON {
 	t.Helper()
 	t.Logf("rank 0's table:\n%s", stdout)
@@ -66,16 +72,18 @@ func checkLaunched(t *testing.T, code int, stdout, stderr, dir, launcher, method
 	}
 	checkFigures(t, d, []string{"write_lat.p50_us", "write_lat.p99_us", "write_bw.bw_gbps", "write_bw.msg_rate_mpps"})
 	checkPairResults(t, d, "write_lat", "write_bw")
-	got, want := gotOutliers(d), wantOutliers(d, fabricMatrices)
+	got, want := gotSuspects(d), wantSuspects(d, fabricMatrices)
 	if !slices.Equal(got, want) {
-		t.Errorf("outliers %q, want %q", got, want)
+		t.Errorf("suspects %q, want %q", got, want)
 	}
+	outliers, failedRechecks := checkRechecks(t, d, 12)
 	wantCode := 0
-	if len(want) > 0 || len(d.Failed()) > 0 {
+	if outliers > 0 || failedRechecks > 0 || len(d.Failed()) > 0 {
 		wantCode = 1
 	}
 	if code != wantCode {
-		t.Errorf("exit %d, want %d (%d outliers, %d failed pairs):\n%s", code, wantCode, len(want), len(d.Failed()), stderr)
+		t.Errorf("exit %d, want %d (%d outliers of %d suspects, %d failed re-measurements, %d failed pairs):\n%s",
+			code, wantCode, outliers, len(want), failedRechecks, len(d.Failed()), stderr)
 	}
 	for _, metric := range fabricMatrices {
 		rows := matrixRows(t, stdout, metric)
@@ -104,7 +112,7 @@ func TestFabricOpenMPI(t *testing.T) {
 	args := slices.Concat([]string{"--oversubscribe", "-np", "4", binary(t), "fabric"}, fabricRDMAArgs,
 		[]string{"--coordinator", "127.0.0.1:" + freePort(t), "--save", "--results-dir", dir})
 	start := time.Now()
-	r := runLauncher(t, 3*time.Minute, env, mpirun, args...)
+	r := runLauncher(t, fabricRunLimit, env, mpirun, args...)
 	t.Logf("mpirun took %v", time.Since(start).Round(time.Second))
 	checkLaunched(t, r.code, r.stdout, r.stderr, dir, fabric.LauncherOpenMPI, fabric.MethodCoordinator)
 }
@@ -117,7 +125,7 @@ func TestFabricMPICH(t *testing.T) {
 	dir := t.TempDir()
 	args := slices.Concat([]string{"-n", "4", binary(t), "fabric"}, fabricRDMAArgs, []string{"--save", "--results-dir", dir})
 	start := time.Now()
-	r := runLauncher(t, 3*time.Minute, cleanEnv(), mpiexec, args...)
+	r := runLauncher(t, fabricRunLimit, cleanEnv(), mpiexec, args...)
 	t.Logf("mpiexec took %v", time.Since(start).Round(time.Second))
 	checkLaunched(t, r.code, r.stdout, r.stderr, dir, fabric.LauncherPMI, fabric.MethodPMI)
 }
@@ -135,7 +143,7 @@ func TestFabricSlurmVariables(t *testing.T) {
 		ps = append(ps, startRank(t, cleanEnv("SLURM_PROCID="+strconv.Itoa(r), "SLURM_NTASKS=4", "SLURM_JOB_ID=77"), args...))
 	}
 	for r, p := range ps {
-		p.wait(t, 3*time.Minute)
+		p.wait(t, fabricRunLimit)
 		if r > 0 && (p.code != 0 || p.stdout.Len()+len(p.stderr.String()) > 0) {
 			t.Errorf("rank %d: exit %d, printed %q %q", r, p.code, p.stdout.String(), p.stderr.String())
 		}
@@ -157,14 +165,14 @@ func TestFabricRankKilled(t *testing.T) {
 	// Rank 3 may die before it connects to its round-3 partner, which
 	// then serves until the pair's time is up: keep it short.
 	args := []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "15s", "--idle-timeout", "3s",
-		"--coordinator", "127.0.0.1:" + freePort(t)}
+		"--outlier-pairs", "12", "--coordinator", "127.0.0.1:" + freePort(t)}
 	ps := startRanks(t, 4, []int{1, 2, 3}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "4", "--save", "--results-dir", dir})...)
 	rank0.await(t, "round 2 of 6:", 3*time.Minute)
 	if err := ps[2].cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	rank0.wait(t, 3*time.Minute)
+	rank0.wait(t, fabricRunLimit)
 	stdout := rank0.stdout.String()
 	t.Logf("rank 0's table:\n%s\nstderr:\n%s", stdout, rank0.stderr.String())
 	if rank0.code != 1 || !strings.Contains(rank0.stderr.String(), "4 of 12 pairs failed") {

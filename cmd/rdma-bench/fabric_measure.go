@@ -141,6 +141,15 @@ func matrixMetric(workload string) string {
 	return workload + "." + bandwidthMetrics[0].suffix
 }
 
+// matrixMetrics are the workloads' matrix metrics, in order.
+func (f *fabricFlags) matrixMetrics() []string {
+	metrics := make([]string, len(f.names))
+	for i, n := range f.names {
+		metrics[i] = matrixMetric(n)
+	}
+	return metrics
+}
+
 // describeMetric says what a metric is ("write_lat p50 latency") and its
 // unit ("µs"); the name itself for one this command does not make.
 func describeMetric(metric string) (what, unit string) {

@@ -21,14 +21,6 @@ const (
 	findingsLimit   = 20
 )
 
-// fabricOutput is rank 0's JSON document: the fabric document with the
-// outliers found at the threshold.
-type fabricOutput struct {
-	*fabric.Document
-	ThresholdPct float64          `json:"threshold_pct"`
-	Outliers     []fabric.Outlier `json:"outliers"`
-}
-
 // checkOutputs makes sure rank 0 can write what it was asked to, before
 // anything is measured.
 func (f *fabricFlags) checkOutputs() error {
@@ -55,20 +47,13 @@ func (f *fabricFlags) checkOutputs() error {
 // report writes rank 0's results, the JSON document first (--save) so that
 // no output failure loses a measurement, and returns the run's status:
 // sweepErr, an output error, or exit status 1 for failed or outlying pairs.
+// Every view renders from the document, which holds the suspects and
+// their re-measurements.
 func (r *fabricRank) report(doc *fabric.Document, sweepErr error) error {
 	f := r.f
-	metrics := make([]string, len(f.names))
-	for i, n := range f.names {
-		metrics[i] = matrixMetric(n)
-	}
-	outs, err := fabric.FindOutliers(doc, fabric.OutlierOptions{ThresholdPct: f.thresholdPct, Metrics: metrics})
-	if err != nil {
-		return err
-	}
-	out := &fabricOutput{Document: doc, ThresholdPct: f.thresholdPct, Outliers: outs}
 	var errs []error
 	if f.save {
-		path, err := saveFabric(f.results, out)
+		path, err := saveFabric(f.results, doc)
 		if err != nil {
 			errs = append(errs, err)
 		} else {
@@ -76,10 +61,11 @@ func (r *fabricRank) report(doc *fabric.Document, sweepErr error) error {
 		}
 	}
 	var buf bytes.Buffer
+	var err error
 	if f.format == "json" {
-		err = writeFabricJSON(&buf, out)
+		err = writeFabricJSON(&buf, doc)
 	} else {
-		err = writeFabricTable(&buf, out, metrics)
+		err = writeFabricTable(&buf, doc, f.matrixMetrics())
 	}
 	if err == nil {
 		err = writeOutput(f.file, buf.Bytes())
@@ -91,17 +77,21 @@ func (r *fabricRank) report(doc *fabric.Document, sweepErr error) error {
 	if err := errors.Join(append([]error{sweepErr}, errs...)...); err != nil {
 		return err
 	}
-	if fabric.ExitStatus(doc, outs) != 0 {
-		return &exitStatus{code: 1, msg: fmt.Sprintf("%d of %d pairs failed, %d outliers (threshold %g%%)",
-			len(doc.Failed()), len(doc.Pairs), len(outs), f.thresholdPct)}
+	if fabric.ExitStatus(doc) != 0 {
+		msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
+			len(doc.Failed()), len(doc.Pairs), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
+		if n := len(doc.FailedRechecks()); n > 0 {
+			msg += fmt.Sprintf(", %d re-measurements failed", n)
+		}
+		return &exitStatus{code: 1, msg: msg}
 	}
 	return nil
 }
 
-func writeFabricJSON(w io.Writer, out *fabricOutput) error {
+func writeFabricJSON(w io.Writer, doc *fabric.Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encode the fabric document: %w", err)
 	}
 	return nil
@@ -126,12 +116,12 @@ func writeOutput(file string, b []byte) error {
 
 // saveFabric writes the JSON document into dir as
 // rdma-bench-YYYYMMDD-HHMMSS-fabric[-N].json, never replacing a file.
-func saveFabric(dir string, out *fabricOutput) (string, error) {
+func saveFabric(dir string, doc *fabric.Document) (string, error) {
 	var buf bytes.Buffer
-	if err := writeFabricJSON(&buf, out); err != nil {
+	if err := writeFabricJSON(&buf, doc); err != nil {
 		return "", err
 	}
-	base := "rdma-bench-" + out.StartedAt.UTC().Format("20060102-150405") + "-fabric"
+	base := "rdma-bench-" + doc.StartedAt.UTC().Format("20060102-150405") + "-fabric"
 	for n := 0; n < 10000; n++ {
 		name := base + ".json"
 		if n > 0 {
@@ -151,8 +141,7 @@ func saveFabric(dir string, out *fabricOutput) (string, error) {
 
 // writeFabricTable writes what rank 0 prints: the run, its members, a
 // matrix per workload, and the findings.
-func writeFabricTable(w io.Writer, out *fabricOutput, metrics []string) error {
-	doc := out.Document
+func writeFabricTable(w io.Writer, doc *fabric.Document, metrics []string) error {
 	ew := &fabricWriter{w: w}
 	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
 		doc.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
@@ -188,7 +177,7 @@ func writeFabricTable(w io.Writer, out *fabricOutput, metrics []string) error {
 	if ew.err != nil {
 		return ew.err
 	}
-	return fabric.WriteFindings(w, doc, out.Outliers, out.ThresholdPct, findingsLimit)
+	return fabric.WriteFindings(w, doc, findingsLimit)
 }
 
 // fabricWriter keeps the first write error.

@@ -80,11 +80,12 @@ func (r *fabricRank) close() { r.ln.Close() }
 // device), and what rank 0 decides from its own flags.
 func (f *fabricFlags) canonicalParams(specs []workloads.Spec) (map[string]string, error) {
 	p := map[string]string{
-		"workloads":    strings.Join(f.names, ","),
-		"pattern":      f.pattern,
-		"pair_timeout": f.pairTimeout.String(),
-		"threshold":    strconv.FormatFloat(f.thresholdPct, 'g', -1, 64) + "%",
-		"figures_only": strconv.FormatBool(f.figuresOnly),
+		"workloads":     strings.Join(f.names, ","),
+		"pattern":       f.pattern,
+		"pair_timeout":  f.pairTimeout.String(),
+		"threshold":     strconv.FormatFloat(f.thresholdPct, 'g', -1, 64) + "%",
+		"outlier_pairs": strconv.Itoa(f.outlierPairs),
+		"figures_only":  strconv.FormatBool(f.figuresOnly),
 	}
 	for _, sp := range specs {
 		r, _, err := sp.Resolve(nil)
@@ -139,7 +140,9 @@ func (r *fabricRank) run(ctx context.Context) error {
 	}
 	drop := f.dropResults(r.world.Size)
 	cfg := fabric.SweepConfig{Pattern: f.pattern, PairTimeout: f.pairTimeout, Workloads: f.names, DropResults: drop,
-		Measurer: &pairMeasurer{specs: r.pts.specs, local: f.b.local, device: r.pts.device, ln: r.ln, figuresOnly: drop}}
+		Measurer: &pairMeasurer{specs: r.pts.specs, local: f.b.local, device: r.pts.device, ln: r.ln, figuresOnly: drop},
+		Outliers: fabric.OutlierOptions{ThresholdPct: f.thresholdPct, Metrics: f.matrixMetrics()},
+		Recheck:  fabric.RecheckOptions{MaxPairs: f.outlierPairs}}
 	if r.world.Rank == 0 {
 		cfg.Progress = os.Stderr
 		rounds, _ := fabric.Schedule(f.pattern, r.world.Size)

@@ -99,6 +99,8 @@ func TestFabricBadInput(t *testing.T) {
 		{nil, slices.Concat([]string{"tcp_lat", "--pattern", "star"}, manual), `--pattern "star": want pairs, ring, one-to-all`},
 		{nil, slices.Concat([]string{"tcp_lat", "--threshold", "0"}, manual), "--threshold 0: want a percentage above 0 such as 20"},
 		{nil, slices.Concat([]string{"tcp_lat", "--threshold", "NaN"}, manual), "--threshold NaN"},
+		{nil, slices.Concat([]string{"tcp_lat", "--outlier-pairs", "6"}, manual), "--outlier-pairs 6: want 12 to 1000 (fewer pairs never decide)"},
+		{nil, slices.Concat([]string{"tcp_lat", "--outlier-pairs", "1001"}, manual), "--outlier-pairs 1001: want 12 to 1000"},
 		{nil, slices.Concat([]string{"tcp_lat", "--pair-timeout", "10ms"}, manual), "--pair-timeout 10ms: want at least 1s"},
 		{nil, slices.Concat([]string{"tcp_lat", "--rendezvous-timeout", "0s"}, manual), "--rendezvous-timeout 0s: want at least 1s"},
 		{nil, slices.Concat([]string{"tcp_lat", "-o", "csv"}, manual), `-o "csv": want table or json`},

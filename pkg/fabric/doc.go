@@ -2,7 +2,7 @@
 // NIC), started by the cluster's own launcher, measures every host pair to
 // find the bad cable, port or switch.
 //
-// No MPI library is linked. A run goes through four steps:
+// No MPI library is linked. A run goes through five steps:
 //
 //  1. [DetectWorld] reads the launcher's environment (Open MPI's mpirun,
 //     MPICH's mpiexec and other PMI launchers, Slurm's srun, a Kubernetes
@@ -18,9 +18,13 @@
 //     whose Src measures through an injected [Measurer]; results go to rank 0.
 //     A rank that dies or falls silent loses its pairs (marked failed with
 //     the reason) and the rest of the sweep goes on.
-//  4. Rank 0 holds one [Document]; [Document.Matrix] gives a src x dst matrix
-//     per metric, [FindOutliers] the pairs worse than the fabric's median,
-//     and [ExitStatus] the process's exit status.
+//  4. Rank 0 re-measures the suspects ([FindSuspects]: the pairs worse than
+//     their metric's median in the sweep), each alternately with the
+//     median pair, one pair at a time, until a paired interval confirms
+//     or clears it ([Recheck]).
+//  5. Rank 0 holds one [Document]; [Document.Matrix] gives a src x dst matrix
+//     per metric, [Document.Outliers] the confirmed outliers, and
+//     [ExitStatus] the process's exit status.
 //
 // Every network read has a deadline and every wait ends when its context is
 // cancelled.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
 
 // Pair statuses in PairOutcome.Status.
@@ -44,6 +46,15 @@ type Document struct {
 	Pairs []PairOutcome `json:"pairs"`
 	// Departed are the ranks that left the sweep, in the order they did.
 	Departed []Departure `json:"departed,omitempty"`
+	// ThresholdPct makes a pair a suspect: its figure in the sweep is
+	// worse than its metric's median by more than this percentage.
+	ThresholdPct float64 `json:"threshold_pct"`
+	// Recheck says how the suspects were re-measured; nil when there was
+	// no suspect.
+	Recheck *RecheckSettings `json:"recheck,omitempty"`
+	// Suspects are the suspect pairs, by metric then worst first, each
+	// with its re-measurement and decision (see Outliers).
+	Suspects []Suspect `json:"suspects"`
 }
 
 // ScheduleInfo names a sweep's schedule.
@@ -181,6 +192,29 @@ func (d *Document) Failed() []*PairOutcome {
 	for i := range d.Pairs {
 		if !d.Pairs[i].OK() {
 			out = append(out, &d.Pairs[i])
+		}
+	}
+	return out
+}
+
+// FailedRechecks returns the suspects whose re-measurement ended on a
+// failed pair.
+func (d *Document) FailedRechecks() []*Suspect {
+	var out []*Suspect
+	for i := range d.Suspects {
+		if s := &d.Suspects[i]; s.Recheck != nil && s.Recheck.Failed != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Outliers returns the suspects their re-measurement confirmed.
+func (d *Document) Outliers() []*Suspect {
+	var out []*Suspect
+	for i := range d.Suspects {
+		if s := &d.Suspects[i]; s.Recheck != nil && s.Recheck.Decision == compare.Fail {
+			out = append(out, s)
 		}
 	}
 	return out

@@ -21,12 +21,36 @@ type fakeMeasurer struct {
 	rank int
 	ln   *net.TCPListener
 	slow map[[2]int]bool // pairs whose figures are 5x worse
+	// factor, when set, scales the figures of this rank's n-th
+	// measurement against peer (1-based): latency multiplied, bandwidth
+	// divided.
+	factor func(peer, n int) float64
+	// spans, when set, records every measurement's span.
+	spans *spanLog
 	// hook, when set, runs before each call with the call's 1-based
 	// count; a non-nil error is returned instead of measuring.
 	hook func(ctx context.Context, call int, role string, peer int) error
 
+	mu       sync.Mutex
+	calls    int
+	measured map[int]int // measurements by peer
+}
+
+// spanLog records when measurements ran, across ranks.
+type spanLog struct {
 	mu    sync.Mutex
-	calls int
+	spans []span
+}
+
+type span struct {
+	src, dst   int
+	start, end time.Time
+}
+
+func (l *spanLog) add(s span) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.spans = append(l.spans, s)
 }
 
 func fakeLat(src, dst int) float64 { return 1 + 0.01*float64(src) + 0.001*float64(dst) }
@@ -84,6 +108,11 @@ func (f *fakeMeasurer) Measure(ctx context.Context, peer Member) (PairResult, er
 	if err := f.enter(ctx, roleMeasure, peer.Rank); err != nil {
 		return PairResult{}, err
 	}
+	if f.spans != nil {
+		sp := span{src: f.rank, dst: peer.Rank, start: time.Now()}
+		defer func() { sp.end = time.Now(); f.spans.add(sp) }()
+		time.Sleep(5 * time.Millisecond) // long enough for two at once to overlap
+	}
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", peer.Addr)
 	if err != nil {
@@ -105,6 +134,17 @@ func (f *fakeMeasurer) Measure(ctx context.Context, peer Member) (PairResult, er
 	lat, bw := fakeLat(f.rank, peer.Rank), fakeBW(f.rank, peer.Rank)
 	if f.slow[[2]int{f.rank, peer.Rank}] {
 		lat, bw = lat*5, bw/5
+	}
+	if f.factor != nil {
+		f.mu.Lock()
+		if f.measured == nil {
+			f.measured = map[int]int{}
+		}
+		f.measured[peer.Rank]++
+		n := f.measured[peer.Rank]
+		f.mu.Unlock()
+		k := f.factor(peer.Rank, n)
+		lat, bw = lat*k, bw/k
 	}
 	return PairResult{
 		Data:    map[string]int{"src": f.rank, "dst": served},

@@ -5,20 +5,21 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
 
-// WriteFindings writes what is wrong with the fabric: the failed pairs,
-// the ranks that left the sweep, the outliers, and a tally of how many of
-// those each host is in (the bad cable or port shows as the host most
-// often named). Each list shows at most limit lines (all when limit <= 0).
-// It writes "no failed pair, no outlier" when there is nothing.
-func WriteFindings(w io.Writer, doc *Document, outliers []Outlier, thresholdPct float64, limit int) error {
+// WriteFindings writes what is wrong with the fabric, from the document:
+// the failed pairs, the ranks that left the sweep, the suspects with their
+// re-measurement's verdict (outliers first), and a tally of how many
+// failed pairs (in the sweep or re-measured) and outliers each host is in
+// (the bad cable or port shows as the host most often named). Each list
+// shows at most limit lines (all when limit <= 0). It ends with "no
+// failed pair, no outlier" when there is neither.
+func WriteFindings(w io.Writer, doc *Document, limit int) error {
 	ew := &errWriter{w: w}
-	failed := doc.Failed()
-	if len(failed) == 0 && len(outliers) == 0 {
-		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s\n", thresholdPct, plural(len(doc.Pairs), "pair"))
-		return ew.done("write findings")
-	}
+	failed, outliers := doc.Failed(), doc.Outliers()
 	tally := make(map[int]int)     // rank -> distinct pairs
 	counted := make(map[Pair]bool) // a pair counts once, whatever its metrics
 	count := func(src, dst int) {
@@ -47,16 +48,19 @@ func WriteFindings(w io.Writer, doc *Document, outliers []Outlier, thresholdPct 
 		}
 		more(ew, len(doc.Departed), limit)
 	}
-	if len(outliers) > 0 {
-		ew.printf("%s (worse than the median by more than %g%%):\n", plural(len(outliers), "outlier"), thresholdPct)
-		for i, o := range outliers {
-			count(o.Src.Rank, o.Dst.Rank)
-			if limit <= 0 || i < limit {
-				ew.printf("  %s: %s -> %s: %s (median %s, %.1f%% worse)\n", o.Metric, o.Src, o.Dst,
-					formatFigure(o.Value), formatFigure(o.Median), o.WorsePct)
-			}
-		}
-		more(ew, len(outliers), limit)
+	if len(doc.Suspects) > 0 {
+		writeSuspects(ew, doc, limit)
+	}
+	for _, o := range outliers {
+		count(o.Src.Rank, o.Dst.Rank)
+	}
+	rechecks := doc.FailedRechecks()
+	for _, s := range rechecks {
+		count(s.Recheck.Failed.Src, s.Recheck.Failed.Dst)
+	}
+	if len(failed) == 0 && len(outliers) == 0 && len(rechecks) == 0 {
+		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s\n", doc.ThresholdPct, plural(len(doc.Pairs), "pair"))
+		return ew.done("write findings")
 	}
 	ranks := make([]int, 0, len(tally))
 	for r := range tally {
@@ -76,6 +80,47 @@ func WriteFindings(w io.Writer, doc *Document, outliers []Outlier, thresholdPct 
 	}
 	more(ew, len(ranks), limit)
 	return ew.done("write findings")
+}
+
+// verdictOrder lists the suspects' verdicts in the order WriteFindings
+// shows them: what needs a look first.
+var verdictOrder = []string{"outlier", "undecided", "not re-measured", "cleared"}
+
+// writeSuspects writes the suspects' heading, with a count of each
+// verdict, then a line a suspect, outliers first.
+func writeSuspects(ew *errWriter, doc *Document, limit int) {
+	byVerdict := map[string][]*Suspect{}
+	for i := range doc.Suspects {
+		s := &doc.Suspects[i]
+		byVerdict[s.Verdict()] = append(byVerdict[s.Verdict()], s)
+	}
+	how := "not re-measured"
+	if c := doc.Recheck; c != nil {
+		how = fmt.Sprintf("each re-measured alternately with a reference pair (the median of the others) until a %s paired interval of the change from the reference decides, at most %d times",
+			compare.FormatConfidence(c.Confidence), c.MaxPairs)
+	}
+	var counts []string
+	for _, v := range verdictOrder {
+		switch n := len(byVerdict[v]); {
+		case v == "outlier":
+			counts = append(counts, plural(n, v))
+		case n > 0:
+			counts = append(counts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	ew.printf("%s, worse than the median by more than %g%% in the sweep; %s: %s\n",
+		plural(len(doc.Suspects), "suspect"), doc.ThresholdPct, how, strings.Join(counts, ", "))
+	shown := 0
+	for _, v := range verdictOrder {
+		for _, s := range byVerdict[v] {
+			if limit <= 0 || shown < limit {
+				ew.printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Verdict(), s.Metric, s.Src, s.Dst,
+					formatFigure(s.Value), formatFigure(s.Median), s.WorsePct, recheckText(s))
+			}
+			shown++
+		}
+	}
+	more(ew, len(doc.Suspects), limit)
 }
 
 // plural is "1 pair", "2 pairs".

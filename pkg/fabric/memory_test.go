@@ -76,7 +76,7 @@ func BenchmarkRank0Memory1024(b *testing.B) {
 				for _, metric := range doc.Metrics() {
 					mats = append(mats, doc.Matrix(metric))
 				}
-				outs, err := FindOutliers(doc, OutlierOptions{ThresholdPct: 20})
+				outs, err := FindSuspects(doc, OutlierOptions{ThresholdPct: 20})
 				if err != nil || len(outs) != 0 {
 					b.Fatal(err, len(outs))
 				}

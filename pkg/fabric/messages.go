@@ -13,6 +13,10 @@ import "encoding/json"
 //	done{round, ...}       -->                      (one assign/done per round)
 //	                       <--  finish
 //
+// The suspects' re-measurements (recheck.go) are more rounds of the same
+// assign and done, numbered after the schedule's, each of one pair: the
+// other ranks are assigned idle.
+//
 // Rank 0 may send error instead of any message; the rank then stops.
 const (
 	msgRegister = "register"

@@ -40,16 +40,49 @@ func MetricDirection(metric string) (Direction, error) {
 		metric, strings.Join(lowerUnits, ", _"), strings.Join(higherUnits, ", _"))
 }
 
-// OutlierOptions say what an outlier is.
+// DefaultThresholdPct is the outlier threshold when none is given.
+const DefaultThresholdPct = 20
+
+// OutlierOptions say which pairs are suspects.
 type OutlierOptions struct {
-	// ThresholdPct: a pair is an outlier when its figure is worse than
-	// the median of all measured pairs by more than this percentage.
+	// ThresholdPct: a pair is a suspect when its figure is worse than the
+	// median of all measured pairs by more than this percentage. Zero
+	// means DefaultThresholdPct.
 	ThresholdPct float64
 	// Metrics are the metrics checked; nil means every metric of the
 	// document.
 	Metrics []string
 	// Directions override MetricDirection for the metrics they name.
 	Directions map[string]Direction
+}
+
+// threshold is opts.ThresholdPct, or the default for zero.
+func (o OutlierOptions) threshold() float64 {
+	if o.ThresholdPct == 0 {
+		return DefaultThresholdPct
+	}
+	return o.ThresholdPct
+}
+
+// direction is metric's direction: opts.Directions', else its unit's.
+func (o OutlierOptions) direction(metric string) (Direction, error) {
+	if dir, ok := o.Directions[metric]; ok {
+		return dir, nil
+	}
+	return MetricDirection(metric)
+}
+
+// check says what is wrong with the options, before anything is measured.
+func (o OutlierOptions) check() error {
+	if t := o.threshold(); !(t > 0) || math.IsInf(t, 0) {
+		return fmt.Errorf("outlier threshold %v%%: want a percentage above 0 such as 20", t)
+	}
+	for _, m := range o.Metrics {
+		if _, err := o.direction(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Endpoint is one side of a pair as an outlier names it.
@@ -65,36 +98,53 @@ func (e Endpoint) String() string {
 	return fmt.Sprintf("rank %d (%s %s port %d)", e.Rank, orDash(e.Hostname), orDash(e.Device), e.Port)
 }
 
-// Outlier is a pair whose figure is worse than the fabric's median.
-type Outlier struct {
+// Suspect is a pair whose figure in the sweep, one measurement, is worse
+// than its metric's median by more than the threshold. It is an outlier
+// only when its re-measurement beside the reference pair says so (see
+// Recheck).
+type Suspect struct {
 	Metric string   `json:"metric"`
 	Src    Endpoint `json:"src"`
 	Dst    Endpoint `json:"dst"`
-	Value  float64  `json:"value"`
-	Median float64  `json:"median"`
+	// Value is the pair's figure in the sweep, Median the median of its
+	// metric over the sweep's pairs.
+	Value  float64 `json:"value"`
+	Median float64 `json:"median"`
 	// WorsePct is how much worse than the median Value is, in percent.
 	WorsePct float64 `json:"worse_pct"`
+	// Reference is the pair the suspect is re-measured beside: of the
+	// metric's pairs that are no suspect, the one nearest their median.
+	Reference Reference `json:"reference"`
+	// Recheck is the re-measurement and its decision; nil when the
+	// suspect was not re-measured (a sweep stopped before).
+	Recheck *Recheck `json:"recheck,omitempty"`
 }
 
-// FindOutliers returns the pairs worse than their metric's median by more
-// than opts.ThresholdPct, by metric then worst first. A metric whose median
-// is not above zero has no outliers (a relative threshold means nothing).
-func FindOutliers(doc *Document, opts OutlierOptions) ([]Outlier, error) {
-	if !(opts.ThresholdPct > 0) || math.IsInf(opts.ThresholdPct, 0) {
-		return nil, fmt.Errorf("outlier threshold %v%%: want a percentage above 0 such as 20", opts.ThresholdPct)
+// Reference is the pair a suspect is re-measured beside.
+type Reference struct {
+	Src Endpoint `json:"src"`
+	Dst Endpoint `json:"dst"`
+	// Value is its figure in the sweep.
+	Value float64 `json:"value"`
+}
+
+// FindSuspects returns the pairs worse than their metric's median by more
+// than opts' threshold in the sweep, each with its reference pair, by
+// metric then worst first. A metric whose median is not above zero has no
+// suspects (a relative threshold means nothing).
+func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
 	}
 	metrics := opts.Metrics
 	if metrics == nil {
 		metrics = doc.Metrics()
 	}
-	var out []Outlier
+	var out []Suspect
 	for _, metric := range metrics {
-		dir, ok := opts.Directions[metric]
-		if !ok {
-			var err error
-			if dir, err = MetricDirection(metric); err != nil {
-				return nil, err
-			}
+		dir, err := opts.direction(metric)
+		if err != nil {
+			return nil, err
 		}
 		var vals []float64
 		for i := range doc.Pairs {
@@ -106,6 +156,8 @@ func FindOutliers(doc *Document, opts OutlierOptions) ([]Outlier, error) {
 		if !(med > 0) {
 			continue
 		}
+		first := len(out)
+		var clean []int // the pairs that are no suspect
 		for i := range doc.Pairs {
 			p := &doc.Pairs[i]
 			v, ok := p.Figures.Get(metric)
@@ -116,13 +168,21 @@ func FindOutliers(doc *Document, opts OutlierOptions) ([]Outlier, error) {
 			if dir == HigherIsBetter {
 				worse = -worse
 			}
-			if worse > opts.ThresholdPct {
-				out = append(out, Outlier{Metric: metric, Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst),
+			if worse > opts.threshold() {
+				out = append(out, Suspect{Metric: metric, Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst),
 					Value: v, Median: med, WorsePct: worse})
+			} else {
+				clean = append(clean, i)
+			}
+		}
+		if first < len(out) { // then some pair is clean: the one at (or better than) the median
+			r := reference(doc, metric, clean)
+			for i := first; i < len(out); i++ {
+				out[i].Reference = r
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Outlier) int {
+	slices.SortStableFunc(out, func(a, b Suspect) int {
 		if c := strings.Compare(a.Metric, b.Metric); c != 0 {
 			return c
 		}
@@ -131,10 +191,34 @@ func FindOutliers(doc *Document, opts OutlierOptions) ([]Outlier, error) {
 	return out, nil
 }
 
+// reference is the pair of clean (indexes of doc.Pairs, none a suspect)
+// nearest their median of metric, the first in schedule order on a tie.
+// The median of the clean pairs, not of all: when half the pairs were
+// slow in the sweep (two pairs a round on too few cores), the median of
+// all lies between the slow and the fast, and the clean pair nearest it
+// would be the slowest of the fast ones.
+func reference(doc *Document, metric string, clean []int) Reference {
+	vals := make([]float64, len(clean))
+	for k, i := range clean {
+		vals[k], _ = doc.Pairs[i].Figures.Get(metric)
+	}
+	med := median(vals)
+	best := 0
+	for k, v := range vals {
+		if math.Abs(math.Log(v/med)) < math.Abs(math.Log(vals[best]/med)) {
+			best = k
+		}
+	}
+	p := &doc.Pairs[clean[best]]
+	return Reference{Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst), Value: vals[best]}
+}
+
 // ExitStatus is the process's exit status for a run: 1 when any pair
-// failed or is an outlier (or there is no document), else 0.
-func ExitStatus(doc *Document, outliers []Outlier) int {
-	if doc == nil || len(outliers) > 0 || len(doc.Failed()) > 0 {
+// failed (in the sweep or re-measured) or is a confirmed outlier (or there
+// is no document), else 0. A suspect cleared or left undecided by its
+// re-measurement does not count.
+func ExitStatus(doc *Document) int {
+	if doc == nil || len(doc.Outliers()) > 0 || len(doc.Failed()) > 0 || len(doc.FailedRechecks()) > 0 {
 		return 1
 	}
 	return 0

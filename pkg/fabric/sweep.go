@@ -34,14 +34,22 @@ type SweepConfig struct {
 	// of that plus the results.
 	DropResults bool
 	// Progress, when not nil, receives a line on rank 0 after each round
-	// (see WriteProgress); nil writes nothing.
+	// and each re-measured suspect; nil writes nothing.
 	Progress io.Writer
+	// Outliers say which pairs are suspects once the sweep is over; rank
+	// 0 then re-measures each as Recheck says (see Recheck).
+	Outliers OutlierOptions
+	Recheck  RecheckOptions
 }
 
 // Sweep measures the schedule's pairs round by round, in lockstep through
 // rank 0: in each round rank 0 tells every rank its part (serve, measure
 // or stay idle) and waits for every rank's report before the next round,
 // so no host is in two measurements at once.
+//
+// After the schedule's rounds, rank 0 finds the suspects (FindSuspects)
+// and re-measures each beside its reference pair in rounds of one pair
+// (see Recheck); the document says which are outliers.
 //
 // On rank 0 Sweep returns the Document. A rank whose connection drops, or
 // that stays silent PairTimeout+Grace past its assignment, leaves the

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,9 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		sw.alive[r] = true
 	}
 	rounds, err := Schedule(cfg.Pattern, n)
+	if err == nil {
+		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check())
+	}
 	if err != nil {
 		sw.broadcast(&message{Type: msgError, Error: err.Error()})
 		return nil, fmt.Errorf("sweep: %w", err)
@@ -65,14 +69,26 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 			writeProgress(cfg.Progress, i+1, len(rounds), sw.doc.Pairs[base:], time.Since(sw.doc.StartedAt))
 		}
 		if err != nil {
-			sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
-			sw.doc.FinishedAt = time.Now()
-			return sw.doc, fmt.Errorf("sweep stopped in round %d of %d: %w", i+1, len(rounds), err)
+			return sw.abort(err, fmt.Sprintf("in round %d of %d", i+1, len(rounds)))
 		}
+	}
+	if err := sw.recheck(ctx, len(rounds)); err != nil {
+		return sw.abort(err, "re-measuring the suspects")
 	}
 	sw.broadcast(&message{Type: msgFinish})
 	sw.doc.FinishedAt = time.Now()
 	return sw.doc, nil
+}
+
+// abort ends a sweep that cannot go on: it tells every rank, and returns
+// the document so far, with its suspects (whether re-measured or not).
+func (sw *sweeper) abort(err error, where string) (*Document, error) {
+	sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
+	if sw.doc.Suspects == nil {
+		_ = sw.findSuspects() // the options were checked; a metric without a unit has none
+	}
+	sw.doc.FinishedAt = time.Now()
+	return sw.doc, fmt.Errorf("sweep stopped %s: %w", where, err)
 }
 
 // read passes rank r's messages on as events until its link fails.
@@ -91,13 +107,23 @@ func (sw *sweeper) read(ctx context.Context, r int) {
 	}
 }
 
-// round runs one round: assign every live rank its part, collect every
-// report within PairTimeout+Grace, then record the pairs' outcomes. It
-// fails only when ctx is done.
+// round runs one round of the schedule and records its pairs' outcomes
+// in the document. It fails only when ctx is done.
 func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
+	outs, err := sw.measure(ctx, num, pairs)
+	sw.doc.Pairs = append(sw.doc.Pairs, outs...)
+	return err
+}
+
+// measure runs one round: assign every live rank its part (a rank in no
+// pair stays idle), collect every report within PairTimeout+Grace, and
+// return the pairs' outcomes in the order given. The sweep's rounds and
+// the re-measurements of suspects (recheck.go) both go through it, so a
+// pair is always measured the same way. It fails only when ctx is done.
+func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOutcome, error) {
 	n := len(sw.alive)
 	roles := make([]*assignMsg, n)
-	base := len(sw.doc.Pairs)
+	outs := make([]PairOutcome, 0, len(pairs))
 	for _, p := range pairs {
 		o := PairOutcome{Round: num, Src: p.Src, Dst: p.Dst}
 		if why := sw.gone(p.Src, p.Dst); why != "" {
@@ -106,7 +132,7 @@ func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
 			roles[p.Src] = &assignMsg{Round: num, Role: roleMeasure, Peer: p.Dst}
 			roles[p.Dst] = &assignMsg{Round: num, Role: roleServe, Peer: p.Src}
 		}
-		sw.doc.Pairs = append(sw.doc.Pairs, o)
+		outs = append(outs, o)
 	}
 	reports := make([]*doneMsg, n)
 	waiting := make([]bool, n)
@@ -123,7 +149,7 @@ func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
 			go sw.local(ctx, a)
 		} else if err := sw.s.links[r].send(ctx, &message{Type: msgAssign, Assign: a}, sw.s.cfg.IOTimeout); err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return outs, ctx.Err()
 			}
 			sw.depart(r, num, err.Error())
 			continue
@@ -168,15 +194,15 @@ func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
 			}
 			pending = 0
 		case <-ctx.Done():
-			return ctx.Err()
+			return outs, ctx.Err()
 		}
 	}
-	for i := base; i < len(sw.doc.Pairs); i++ {
-		if o := &sw.doc.Pairs[i]; o.Status == "" {
+	for i := range outs {
+		if o := &outs[i]; o.Status == "" {
 			sw.resolve(o, reports)
 		}
 	}
-	return nil
+	return outs, nil
 }
 
 // local runs rank 0's own part of a round.

@@ -48,12 +48,8 @@ func TestSweepFull(t *testing.T) {
 			t.Errorf("pair %d->%d result %s", p.Src, p.Dst, p.Result)
 		}
 	}
-	outs, err := FindOutliers(doc, OutlierOptions{ThresholdPct: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != 0 || ExitStatus(doc, outs) != 0 {
-		t.Errorf("clean fabric: outliers %+v, exit %d", outs, ExitStatus(doc, outs))
+	if len(doc.Suspects) != 0 || doc.Recheck != nil || doc.ThresholdPct != DefaultThresholdPct || ExitStatus(doc) != 0 {
+		t.Errorf("clean fabric: suspects %+v, recheck %+v, threshold %v, exit %d", doc.Suspects, doc.Recheck, doc.ThresholdPct, ExitStatus(doc))
 	}
 }
 
@@ -74,8 +70,9 @@ func TestSweepDropResults(t *testing.T) {
 	}
 }
 
-// TestSweepSlowPair: one direction of one pair is 5x worse: it is the only
-// outlier of both metrics, named with both hosts and devices.
+// TestSweepSlowPair: one direction of one pair is 5x worse, every time:
+// it is the only suspect of both metrics and its re-measurement confirms
+// it, named with both hosts and devices.
 func TestSweepSlowPair(t *testing.T) {
 	w := newWorld(t, 4)
 	w.measurers[1].slow = map[[2]int]bool{{1, 2}: true}
@@ -85,12 +82,9 @@ func TestSweepSlowPair(t *testing.T) {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
-	outs, err := FindOutliers(doc, OutlierOptions{ThresholdPct: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != 2 {
-		t.Fatalf("outliers %+v", outs)
+	outs := doc.Outliers()
+	if len(outs) != 2 || len(doc.Suspects) != 2 {
+		t.Fatalf("outliers %+v of suspects %+v", outs, doc.Suspects)
 	}
 	src := Endpoint{Rank: 1, Hostname: "host-1", Device: "rxe0", Port: 1}
 	dst := Endpoint{Rank: 2, Hostname: "host-2", Device: "rxe0", Port: 1}
@@ -103,7 +97,7 @@ func TestSweepSlowPair(t *testing.T) {
 	if v := outs[1].Value; v != fakeLat(1, 2)*5 {
 		t.Errorf("lat outlier value %v", v)
 	}
-	if ExitStatus(doc, outs) != 1 {
+	if ExitStatus(doc) != 1 {
 		t.Error("exit status 0 with outliers")
 	}
 }
@@ -158,11 +152,10 @@ func TestSweepRankKilled(t *testing.T) {
 			t.Errorf("matrix %d->%d state %d for a failed pair", p.Src, p.Dst, st)
 		}
 	}
-	outs, err := FindOutliers(doc, OutlierOptions{ThresholdPct: 20})
-	if err != nil || len(outs) != 0 {
-		t.Fatalf("outliers %v, %v", outs, err)
+	if len(doc.Suspects) != 0 {
+		t.Fatalf("suspects %+v", doc.Suspects)
 	}
-	if ExitStatus(doc, outs) != 1 {
+	if ExitStatus(doc) != 1 {
 		t.Error("exit status 0 with failed pairs")
 	}
 }

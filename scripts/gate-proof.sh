@@ -17,6 +17,9 @@
 #                           slowdown build at NS
 #   real:NAME:GATE-FLAGS    one gate with the given flags (commas for spaces),
 #                           for a real change: real:mtu256:--candidate-args,-m,256
+#   summary                 a line per gate measured so far (on the host, no VM):
+#                           exit, seconds, and per point the decision, pairs and
+#                           change
 #   netem:US                one gate of write_lat:64 and write_bw:4K between two
 #                           rxe devices on a veth pair, the candidate behind a
 #                           netem delay of US microseconds on both veths
@@ -104,6 +107,17 @@ experiment() {
 	esac
 }
 
+if [ "${1:-}" = summary ]; then
+	for d in "$out"/*/; do
+		doc=$(ls "$d"gate-*.json 2>/dev/null | tail -n 1)
+		[ -n "$doc" ] || continue
+		jq -r --arg name "$(basename "$d")" --arg exit "$(cat "$d/exit" 2>/dev/null || echo -)" '
+			def pct: if . == null then "inf" else (. * 10 | round / 10 | tostring) end;
+			"\($name) exit \($exit) \(.seconds | floor) s: " + ([.rows[] |
+			"\(.point.workload) \(.point.size_bytes) \(.decision) \(.pairs) \(.estimate_pct | pct)% [\(.lo_pct | pct), \(.hi_pct | pct)]"] | join("; "))' "$doc"
+	done
+	exit 0
+fi
 if [ "${1:-}" = --in-vm ]; then
 	shift
 	for e in "$@"; do

@@ -116,7 +116,7 @@ func (r Recheck) MarshalJSON() ([]byte, error) {
 		plain
 		LoPct *float64 `json:"lo_pct"`
 		HiPct *float64 `json:"hi_pct"`
-	}{plain(r), finiteOrNil(r.LoPct), finiteOrNil(r.HiPct)})
+	}{plain(r), compare.JSONBound(r.LoPct), compare.JSONBound(r.HiPct)})
 }
 
 // UnmarshalJSON reads a null end of the interval as unbounded.
@@ -130,21 +130,8 @@ func (r *Recheck) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
-	r.LoPct, r.HiPct = math.Inf(-1), math.Inf(1)
-	if aux.LoPct != nil {
-		r.LoPct = *aux.LoPct
-	}
-	if aux.HiPct != nil {
-		r.HiPct = *aux.HiPct
-	}
+	r.LoPct, r.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
 	return nil
-}
-
-func finiteOrNil(x float64) *float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil
-	}
-	return &x
 }
 
 // Verdict is the suspect's verdict in words: outlier, cleared, undecided,

@@ -98,7 +98,8 @@ type Row struct {
 	LoPct       float64 `json:"lo_pct"`
 	HiPct       float64 `json:"hi_pct"`
 	// DetectablePct is, for an undecided row, the smallest regression its
-	// pairs would have caught most of the time ([compare.DetectablePct]).
+	// pairs would have caught most of the time ([compare.DetectablePct]);
+	// null in JSON when unbounded, absent when decided.
 	DetectablePct float64 `json:"detectable_pct,omitempty"`
 	// PairSeconds is the wall time of the row's pairs, both runs.
 	PairSeconds float64 `json:"pair_seconds"`
@@ -116,38 +117,78 @@ type Look struct {
 	Decision    compare.Decision `json:"decision"`
 }
 
-// MarshalJSON writes an unbounded end of an interval (too few pairs for
-// its confidence) as +/-1e308: JSON has no infinity.
+// MarshalJSON writes an unbounded end of the interval as null, as every
+// document does (compare.JSONBound).
 func (l Look) MarshalJSON() ([]byte, error) {
 	type plain Look
-	p := plain(l)
-	p.LoPct, p.HiPct = finite(p.LoPct), finite(p.HiPct)
-	return json.Marshal(p)
+	return json.Marshal(struct {
+		plain
+		LoPct *float64 `json:"lo_pct"`
+		HiPct *float64 `json:"hi_pct"`
+	}{plain(l), compare.JSONBound(l.LoPct), compare.JSONBound(l.HiPct)})
 }
 
-func finite(x float64) float64 {
-	switch {
-	case x > 1e308:
-		return 1e308
-	case x < -1e308:
-		return -1e308
+// UnmarshalJSON reads a null end of the interval as unbounded.
+func (l *Look) UnmarshalJSON(b []byte) error {
+	type plain Look
+	aux := struct {
+		*plain
+		LoPct *float64 `json:"lo_pct"`
+		HiPct *float64 `json:"hi_pct"`
+	}{plain: (*plain)(l)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
 	}
-	return x
+	l.LoPct, l.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
+	return nil
+}
+
+// MarshalJSON writes the row's unbounded interval ends and an unbounded
+// detectable change as null.
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row
+	return json.Marshal(struct {
+		plain
+		LoPct         *float64 `json:"lo_pct"`
+		HiPct         *float64 `json:"hi_pct"`
+		DetectablePct *float64 `json:"detectable_pct,omitempty"`
+	}{plain(r), compare.JSONBound(r.LoPct), compare.JSONBound(r.HiPct), detectable(r)})
+}
+
+// UnmarshalJSON reads the row's null ends as unbounded.
+func (r *Row) UnmarshalJSON(b []byte) error {
+	type plain Row
+	aux := struct {
+		*plain
+		LoPct         *float64 `json:"lo_pct"`
+		HiPct         *float64 `json:"hi_pct"`
+		DetectablePct *float64 `json:"detectable_pct"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	r.LoPct, r.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
+	r.DetectablePct = 0
+	if r.Decision == compare.Undecided && len(r.Looks) > 0 {
+		r.DetectablePct = compare.BoundFromJSON(aux.DetectablePct, true)
+	}
+	return nil
+}
+
+// detectable is a row's detectable change for JSON: only an undecided
+// row has one, null when unbounded.
+func detectable(r Row) *float64 {
+	if r.Decision != compare.Undecided || len(r.Looks) == 0 {
+		return nil
+	}
+	return compare.JSONBound(r.DetectablePct)
 }
 
 // Label names the row in tables: "write_lat 64 B".
 func (r *Row) Label() string { return r.Point.String() }
 
-// sanitize makes every float finite, for JSON.
-func (d *Document) sanitize() {
-	for _, r := range d.Rows {
-		r.LoPct, r.HiPct, r.DetectablePct = finite(r.LoPct), finite(r.HiPct), finite(r.DetectablePct)
-	}
-}
-
 // Encode writes the document as indented JSON.
 func (d *Document) Encode() ([]byte, error) {
-	d.sanitize()
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding the gate document: %w", err)

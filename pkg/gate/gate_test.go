@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -266,5 +268,38 @@ func TestPlanLooks(t *testing.T) {
 	c.MaxPairs, c.LookEvery = 25, 10
 	if got := c.Schedule(); !slices.Equal(got, []int{10, 20, 25}) {
 		t.Errorf("schedule to 25 by 10: %v", got)
+	}
+}
+
+// TestDocumentRoundTrip: the saved document reads back as written,
+// unbounded interval ends (null in JSON) included.
+func TestDocumentRoundTrip(t *testing.T) {
+	c := testConfig(t, "write_lat:64", "write_bw:4K")
+	c.Budget = 50 * time.Second
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(7, 7)), factor: 1, noise: 0.3, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Rows[1].LoPct, d.Rows[1].Looks[0].HiPct = math.Inf(-1), math.Inf(1) // as too few pairs give
+	b, err := d.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Document
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := back.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, b2) {
+		t.Fatalf("the document does not read back as written:\n%s\n---\n%s", b, b2)
+	}
+	if !math.IsInf(back.Rows[1].LoPct, -1) || !math.IsInf(back.Rows[1].Looks[0].HiPct, 1) {
+		t.Fatalf("unbounded ends read back as %g and %g", back.Rows[1].LoPct, back.Rows[1].Looks[0].HiPct)
+	}
+	if back.Rows[0].Decision != d.Rows[0].Decision || len(back.Rows[0].Base) != len(d.Rows[0].Base) {
+		t.Fatal("rows differ")
 	}
 }

@@ -110,6 +110,14 @@ func runGate(ctx context.Context, args []string) error {
 	doc, err := measureGate(ctx, cfg, &f)
 	if doc == nil {
 		dst.abort()
+		var bad *badInput
+		switch {
+		case err == nil || errors.As(err, &bad):
+		case ctx.Err() != nil:
+			return &exitStatus{code: 130, msg: "interrupted: " + err.Error()}
+		default: // the warm-up failed: nothing measured
+			return &exitStatus{code: gate.ExitMeasurement, msg: err.Error()}
+		}
 		return err
 	}
 	var out strings.Builder

@@ -42,6 +42,7 @@ func TestGateBadInput(t *testing.T) {
 		{[]string{"tcp_lat:64", "--base-bin", "/bin/true"}, "base side: /bin/true version printed \"\": not rdma-bench"},
 		{[]string{"tcp_lat:64", "--candidate-bin", fake, "--save-dir", dir}, "candidate side: " + fake + " run tcp_lat"},
 		{[]string{"--method", "bayes"}, `--method "bayes": want paired or unpaired`},
+		{[]string{"tcp_lat:64", "--candidate-args", "--bogus", "--save-dir", dir}, "candidate side: "},
 		{[]string{"--candidate-args", "-s 64"}, "--candidate-args: -s is the gate's to set"},
 		{[]string{"--base-env", "NOVALUE"}, `--base-env "NOVALUE": want NAME=VALUE`},
 		{[]string{"--fail-on", "lat.p50>5%"}, "--fail-on"},

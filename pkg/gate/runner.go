@@ -108,7 +108,11 @@ func (r *Process) run(ctx context.Context, s *Side, p Point) (Measurement, error
 	case ctx.Err() != nil:
 		return Measurement{}, context.Cause(ctx)
 	case err != nil:
-		return Measurement{}, fmt.Errorf("%s: %w%s", line, err, errBuf.suffix())
+		err = fmt.Errorf("%s: %w%s", line, err, errBuf.suffix())
+		if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 { // rdma-bench's bad input
+			return Measurement{}, &SideError{Side: s.Name, Err: err}
+		}
+		return Measurement{}, err
 	case out.over:
 		return Measurement{}, fmt.Errorf("%s: printed more than %d bytes", line, maxOutput)
 	}

@@ -15,7 +15,8 @@
 #                           post; default: the base binary itself)
 #   slow:NAME:NS:K          K gates of write_lat:64 write_bw:4K against the
 #                           slowdown build at NS
-#   real:NAME:GATE-FLAGS    one gate with the given flags (commas for spaces),
+#   real:NAME:GATE-FLAGS    one gate of write_lat:64 write_bw:4K with the given
+#                           flags (commas between arguments),
 #                           for a real change: real:mtu256:--candidate-args,-m,256
 #   summary                 a line per gate measured so far (on the host, no VM):
 #                           exit, seconds, and per point the decision, pairs and
@@ -85,7 +86,7 @@ experiment() {
 		local name flags
 		name=${rest%%:*}
 		IFS=, read -r -a flags <<<"${rest#*:}"
-		gate "real-$name" "${flags[@]}"
+		gate "real-$name" "${two[@]}" "${flags[@]}"
 		;;
 	netem)
 		bash cmd/rdma-bench/testdata/veth-rxe.sh down >/dev/null 2>&1 || true

@@ -17,7 +17,7 @@
 #                           slowdown build at NS
 #   real:NAME:GATE-FLAGS    one gate of write_lat:64 write_bw:4K with the given
 #                           flags (commas between arguments),
-#                           for a real change: real:mtu256:--candidate-args,-m,256
+#                           for a real change: "real:mtu256:--candidate-args,-m 256"
 #   summary                 a line per gate measured so far (on the host, no VM):
 #                           exit, seconds, and per point the decision, pairs and
 #                           change

@@ -79,21 +79,9 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		g.save(doc)
 		return doc, err
 	}
-	// The warm-up: one unsaved run of each side of every point, which
-	// also checks that both sides answer and times a pair.
-	g.say("gate: warm-up: one run of each side of %d points", len(doc.Rows))
-	pairTime := make([]time.Duration, len(doc.Rows))
-	for i, r := range doc.Rows {
-		for _, s := range []*Side{&c.Base, &c.Candidate} {
-			t0 := g.now()
-			m, err := g.Runner.Run(ctx, s, r.Point)
-			if err != nil {
-				return fail(fmt.Errorf("warm-up of %s: %w", r.Label(), err))
-			}
-			pairTime[i] += g.now().Sub(t0)
-			doc.Runs++
-			doc.RunSeconds += m.Seconds
-		}
+	pairTime, err := g.warmUp(ctx, doc)
+	if err != nil {
+		return fail(err)
 	}
 	var round time.Duration
 	for _, d := range pairTime {
@@ -150,6 +138,26 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	doc.Seconds = g.now().Sub(start).Seconds()
 	g.save(doc)
 	return doc, nil
+}
+
+// warmUp runs each side of every point once, unsaved: it checks that both
+// sides answer and times a pair of each point.
+func (g *Gate) warmUp(ctx context.Context, doc *Document) ([]time.Duration, error) {
+	g.say("gate: warm-up: one run of each side of %d points", len(doc.Rows))
+	pairTime := make([]time.Duration, len(doc.Rows))
+	for i, r := range doc.Rows {
+		for _, s := range []*Side{&g.Config.Base, &g.Config.Candidate} {
+			t0 := g.now()
+			m, err := g.Runner.Run(ctx, s, r.Point)
+			if err != nil {
+				return nil, fmt.Errorf("warm-up of %s: %w", r.Label(), err)
+			}
+			pairTime[i] += g.now().Sub(t0)
+			doc.Runs++
+			doc.RunSeconds += m.Seconds
+		}
+	}
+	return pairTime, nil
 }
 
 // active returns the indexes of the rows not decided yet.

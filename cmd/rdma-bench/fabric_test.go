@@ -111,7 +111,7 @@ func TestFabricBadInput(t *testing.T) {
 		{nil, slices.Concat([]string{"tcp_lat", "--advertise", "a b"}, manual), `host "a b": want a host name or an IP address`},
 		{nil, []string{"tcp_lat", "--plan"}, "--plan needs the number of ranks: give --world-size N"},
 		{nil, []string{"tcp_lat", "--plan", "--world-size", "1"}, "--world-size 1: want at least 2 ranks"},
-		{nil, []string{"tcp_lat", "--rank", "0", "--world-size", "2", "--coordinator", "h:1", "--output-file", "/nonexistent/x"}, "--output-file: cannot write output file /nonexistent/x"},
+		{nil, []string{"tcp_lat", "--rank", "0", "--world-size", "2", "--coordinator", "h:1", "--output-file", "/nonexistent/x"}, "--output-file /nonexistent/x: cannot create a file in directory /nonexistent"},
 		{nil, []string{"tcp_lat", "--rank", "0", "--world-size", "2", "--coordinator", "h:1", "--save", "--results-dir", "/proc/self"}, "--results-dir"},
 		{nil, []string{"tcp_lat", "--rank", "0", "--world-size", "2", "--coordinator", "h:1", "--plot", notDir}, "--plot " + notDir + ": not a directory"},
 	}

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Rules says in a sentence what an output path may be, for --help.
@@ -69,7 +70,7 @@ func Create(path string) (*File, error) {
 		}
 		return &File{path: path, dest: dest, tmp: tmp, mode: atomic}, nil
 	case fi.IsDir():
-		return nil, fmt.Errorf("%s is a directory: want a file, a device, a FIFO or -", path)
+		return nil, fmt.Errorf("%s: is a directory: want a file, a device, a FIFO or - (standard output)", path)
 	}
 	f := &File{path: path, dest: path, mode: inPlace}
 	if same(fi, os.Stdout) {
@@ -176,8 +177,8 @@ func resolve(path string) (string, fs.FileInfo, error) {
 	p := path
 	for i := 0; ; i++ {
 		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return p, nil, nil
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return p, nil, nil // creating the file says what is wrong
 		}
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %w", path, unwrap(err))

@@ -22,7 +22,7 @@ type NewFile struct {
 // base+ext, or base-N+ext for the smallest free N, replacing nothing.
 func CreateNew(dir, base, ext string) (*NewFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, unwrap(err))
+		return nil, fmt.Errorf("cannot create directory %s: %w", dir, unwrap(err))
 	}
 	dest := filepath.Join(dir, base+ext)
 	removeStale(dest)

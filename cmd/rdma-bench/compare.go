@@ -39,7 +39,7 @@ func runCompare(_ context.Context, args []string) error {
 	fs.StringVar(&f.failOn, "fail-on", compare.DefaultThresholdSpec, "gate thresholds: METRIC>+N% for latency and CPU, METRIC<-N% for bw and msgrate")
 	fs.BoolVar(&f.strict, "strict", false, "an inconclusive gated row fails the gate (exit 1, not 3)")
 	fs.StringVarP(&f.format, "output", "o", "table", "output format: "+strings.Join(compare.Formats, ", "))
-	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
 	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "compare runs that were cut short (status partial)")
 	fs.BoolVar(&f.cleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (each format counts them)")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -77,7 +78,7 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	fs.DurationVar(&f.rvTimeout, "rendezvous-timeout", fabric.DefaultRendezvousTimeout, "the longest wait for every rank to register (rank 0) or for rank 0 (the others)")
 	fs.StringVar(&f.advertise, "advertise", "", "the host or address the other ranks dial to reach this one (default: the RoCE GID's IPv4 address, else the host name)")
 	fs.StringVarP(&f.format, "output", "o", "table", "rank 0's output: table or json")
-	fs.StringVar(&f.file, "output-file", "", "rank 0 writes its output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&f.file, "output-file", "", "rank 0 writes its output to this file instead of standard output: "+outfile.Rules)
 	fs.BoolVar(&f.save, "save", false, "rank 0 also saves the JSON document under --results-dir")
 	fs.StringVar(&f.results, "results-dir", "results", "where --save writes")
 	fs.StringVar(&f.plotDir, "plot", "", "rank 0 draws a heat map (SVG and PNG) per workload and metric into this directory")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/internal/infile"
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 )
 
@@ -34,9 +35,9 @@ func writeAddrFile(dir, addr string) error {
 // exist yet gives an error wrapping fs.ErrNotExist.
 func readAddrFile(dir string) (string, error) {
 	path := filepath.Join(dir, AddrFileName)
-	b, err := os.ReadFile(path)
+	b, err := infile.ReadRegular(path)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	addr := strings.TrimSpace(string(b))
 	if _, _, err := net.SplitHostPort(addr); err != nil {

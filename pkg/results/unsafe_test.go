@@ -1,0 +1,123 @@
+package results
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/infile"
+)
+
+// loadWithin runs Load and fails the test if it has not returned in 10 s.
+func loadWithin(t *testing.T, paths ...string) ([]*Document, error) {
+	t.Helper()
+	type result struct {
+		docs []*Document
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		d, err := Load(paths...)
+		ch <- result{d, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.docs, r.err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Load%q hung", paths)
+		return nil, nil
+	}
+}
+
+// dirWith is a directory holding a good document a.json and what add makes.
+func dirWith(t *testing.T, add func(dir string) error) string {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/base/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := add(dir); err != nil {
+		t.Skipf("cannot make the test file: %v", err)
+	}
+	return dir
+}
+
+func wantErr(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one saying %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q, want it to say %q", err, p)
+		}
+	}
+}
+
+func TestLoadFIFOInDirectory(t *testing.T) {
+	dir := dirWith(t, func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "x.json"), 0o600) })
+	_, err := loadWithin(t, dir)
+	wantErr(t, err, filepath.Join(dir, "x.json")+": a FIFO, not a regular file")
+	_, err = loadWithin(t, filepath.Join(dir, "*.json"))
+	wantErr(t, err, "x.json: a FIFO, not a regular file")
+}
+
+// A FIFO the user names is a stream, read to its end.
+func TestLoadNamedFIFO(t *testing.T) {
+	dir := dirWith(t, func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "s.json"), 0o600) })
+	b, _ := os.ReadFile(filepath.Join(dir, "a.json"))
+	go func() {
+		w, err := os.OpenFile(filepath.Join(dir, "s.json"), os.O_WRONLY, 0)
+		if err == nil {
+			w.Write(b)
+			w.Close()
+		}
+	}()
+	docs, err := loadWithin(t, filepath.Join(dir, "s.json"))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("named FIFO: %d documents, %v", len(docs), err)
+	}
+}
+
+func TestLoadLinkToDevZero(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	dir := dirWith(t, func(dir string) error { return os.Symlink("/dev/zero", filepath.Join(dir, "z.json")) })
+	_, err := loadWithin(t, dir)
+	wantErr(t, err, "z.json: a character device, not a regular file")
+	_, err = loadWithin(t, filepath.Join(dir, "z.json"))
+	wantErr(t, err, "z.json: a character device, not a regular file")
+}
+
+func TestLoadOversized(t *testing.T) {
+	old := infile.MaxBytes
+	t.Cleanup(func() { infile.MaxBytes = old })
+	infile.MaxBytes = 100
+	_, err := loadWithin(t, "testdata/base/a.json")
+	wantErr(t, err, "testdata/base/a.json: larger than 100 bytes")
+	_, err = loadWithin(t, "testdata/base")
+	wantErr(t, err, "testdata/base/a.json: larger than 100 bytes")
+}
+
+func TestLoadSymlinkLoop(t *testing.T) {
+	dir := dirWith(t, func(dir string) error {
+		if err := os.Symlink("l2.json", filepath.Join(dir, "l1.json")); err != nil {
+			return err
+		}
+		return os.Symlink("l1.json", filepath.Join(dir, "l2.json"))
+	})
+	_, err := loadWithin(t, dir)
+	wantErr(t, err, "l1.json: too many levels of symbolic links")
+	// A link to the directory itself is not entered.
+	dir = dirWith(t, func(dir string) error { return os.Symlink(".", filepath.Join(dir, "self.json")) })
+	_, err = loadWithin(t, dir)
+	wantErr(t, err, "self.json: a directory, not a regular file")
+}

@@ -72,7 +72,7 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	fs.IntVar(&f.outlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", minOutlierPairs, fabric.DefaultRecheckLookEvery))
 	fs.DurationVar(&f.pairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
 	fs.IntVar(&f.rank, "rank", 0, "this process's rank, 0..world size-1 (without a launcher)")
-	fs.IntVar(&f.size, "world-size", 0, "the number of processes (without a launcher, or in a Kubernetes Indexed Job)")
+	fs.IntVar(&f.size, "world-size", 0, fmt.Sprintf("the number of processes, 2 to %d (without a launcher, or in a Kubernetes Indexed Job)", fabric.MaxWorldSize))
 	fs.StringVar(&f.coordinator, "coordinator", "", "HOST:PORT: rank 0 listens on PORT, the others dial it (HOST is rank 0's host)")
 	fs.StringVar(&f.dir, "rendezvous-dir", "", "a directory every host shares, one per run, where rank 0 writes its address")
 	fs.DurationVar(&f.rvTimeout, "rendezvous-timeout", fabric.DefaultRendezvousTimeout, "the longest wait for every rank to register (rank 0) or for rank 0 (the others)")

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,5 +189,37 @@ func TestParseRefusals(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("Parse(%s):\n got  %v\n want %s", c.doc, err, c.want)
 		}
+	}
+}
+
+// TestShortRepeatRefused: a point an interruption left with fewer runs
+// than --repeat, each of them whole, is marked partial on the result and
+// refused like a partial run.
+func TestShortRepeatRefused(t *testing.T) {
+	b, err := os.ReadFile("testdata/base/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc["results"].([]any)[0].(map[string]any)
+	r["status"], r["reason"] = "partial", "1 of 3 runs measured: interrupt received"
+	b, _ = json.Marshal(doc)
+	path := filepath.Join(t.TempDir(), "short.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Pool(docs, Options{})
+	if err == nil || !strings.Contains(err.Error(), "partial (1 of 3 runs measured: interrupt received): a point cut short is not compared; allow it with --allow-partial") {
+		t.Errorf("short repeat: %v", err)
+	}
+	if _, err := Pool(docs, Options{AllowPartial: true}); err != nil {
+		t.Errorf("short repeat allowed: %v", err)
 	}
 }

@@ -158,3 +158,19 @@ func TestBadInputEveryFlag(t *testing.T) {
 	}
 	t.Logf("%d bad command lines refused", tried)
 }
+
+// TestEmptyTokenKeepsEnv: an empty --token does not turn off the token
+// RDMA_BENCH_TOKEN gives, on either side: it is refused.
+func TestEmptyTokenKeepsEnv(t *testing.T) {
+	t.Setenv(tokenEnv, "secret")
+	for _, args := range [][]string{
+		{"server", "--token", ""},
+		{"server", "--token="},
+		{"run", "tcp_lat", "--loopback", "--token", ""},
+	} {
+		r := run(t, 30*time.Second, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, `--token "" would turn off the token RDMA_BENCH_TOKEN gives`) {
+			t.Errorf("rdma-bench %q: exit %d, stderr %q; want exit 2 and a refusal", args, r.code, r.stderr)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the control connection")
 	fs.IntVar(&l.DataPort, "data-port", 0, "server: TCP port of the TCP baseline's data connection (default: a free one)")
 	fs.StringVar(&b.maxMemory, "max-memory", "", "the most memory one run may take on this side, such as 512M or 4G (default: half of this host's memory)")
-	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+"; sent in clear)")
+	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+", which an empty --token never turns off; sent in clear)")
 	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
 }
 
@@ -80,6 +80,8 @@ func (b *benchFlags) check() error {
 	}
 	if !b.fs.Changed("token") {
 		b.local.Token = os.Getenv(tokenEnv)
+	} else if b.local.Token == "" && os.Getenv(tokenEnv) != "" {
+		return usageError("--token \"\" would turn off the token %s gives: drop --token to use it, or unset %s to run without a token", tokenEnv, tokenEnv)
 	}
 	if t := b.local.Token; len(t) > 256 || strings.IndexFunc(t, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
 		return usageError("--token: want up to 256 printable characters")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/internal/infile"
+	"github.com/rdma-bench/rdma-bench/internal/safetext"
 )
 
 // Load reads rdma-bench documents. Each path is a file (read whatever its
@@ -173,6 +174,9 @@ func Parse(b []byte) (*Document, error) {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, typeError(err)
 	}
+	// Every view prints the document's text (labels, hosts, reasons):
+	// escape sequences in it would reach the terminal.
+	safetext.Strings(&d)
 	if len(d.Results) == 0 {
 		return nil, errors.New("no results: the document holds no measured point (results is empty)")
 	}

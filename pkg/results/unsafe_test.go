@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,4 +121,29 @@ func TestLoadSymlinkLoop(t *testing.T) {
 	dir = dirWith(t, func(dir string) error { return os.Symlink(".", filepath.Join(dir, "self.json")) })
 	_, err = loadWithin(t, dir)
 	wantErr(t, err, "self.json: a directory, not a regular file")
+}
+
+// TestLoadSanitizesText: a document's text reaches every view escaped,
+// never as a terminal escape sequence.
+func TestLoadSanitizesText(t *testing.T) {
+	b, err := os.ReadFile("testdata/base/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["label"] = "\x1b]0;owned\x07\x1b[2J"
+	doc["host"].(map[string]any)["hostname"] = "h\x1b[31m"
+	b, _ = json.Marshal(doc)
+	path := filepath.Join(t.TempDir(), "esc.json")
+	os.WriteFile(path, b, 0o644)
+	docs, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := docs[0]; d.Label != `\x1b]0;owned\a\x1b[2J` || strings.ContainsRune(d.Host.Hostname, 0x1b) {
+		t.Errorf("label %q, host %q: want them escaped", d.Label, d.Host.Hostname)
+	}
 }

@@ -174,3 +174,28 @@ func TestEmptyTokenKeepsEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestTCPRefusesRDMAFlags: an RDMA device flag given to a TCP baseline is
+// refused, naming the flag, rather than silently not applied.
+func TestTCPRefusesRDMAFlags(t *testing.T) {
+	binary(t)
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--mtu", "1024"}, "mtu"}, {[]string{"-I", "64"}, "inline-size"}, {[]string{"--sl", "1"}, "sl"},
+		{[]string{"--tclass", "2"}, "tclass"}, {[]string{"-x", "1"}, "gid-index"}, {[]string{"-d", "mlx5_0"}, "ib-dev"},
+		{[]string{"-i", "2"}, "ib-port"},
+	} {
+		for _, base := range [][]string{
+			{"run", "tcp_lat", "--loopback"}, {"run", "tcp_bw", "--loopback"},
+			{"fabric", "tcp_lat", "tcp_bw", "--plan", "--world-size", "2"},
+		} {
+			args := slices.Concat(base, c.args)
+			r := run(t, 30*time.Second, args...)
+			if want := "--" + c.flag + " does not apply to " + base[1]; r.code != 2 || !strings.Contains(r.stderr, want) {
+				t.Errorf("rdma-bench %q: exit %d, stderr %q; want exit 2 and %q", args, r.code, r.stderr, want)
+			}
+		}
+	}
+}

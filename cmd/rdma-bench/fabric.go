@@ -116,6 +116,9 @@ func (f *fabricFlags) check() error {
 		seen[w.Name] = true
 		f.names = append(f.names, w.Name)
 	}
+	if err := checkRDMAFlags(fs, f.names); err != nil {
+		return err
+	}
 	if err := f.checkApplies(); err != nil {
 		return err
 	}

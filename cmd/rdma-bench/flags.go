@@ -152,6 +152,21 @@ func rejectChanged(fs *pflag.FlagSet, why string, names ...string) error {
 	return nil
 }
 
+// rdmaFlags are the local settings of an RDMA device: a TCP baseline has
+// none to take them.
+var rdmaFlags = []string{"ib-dev", "ib-port", "gid-index", "mtu", "sl", "tclass", "inline-size"}
+
+// checkRDMAFlags refuses an RDMA device flag when no workload named is an
+// RDMA one, rather than measuring TCP as if it had applied.
+func checkRDMAFlags(fs *pflag.FlagSet, names []string) error {
+	for _, n := range names {
+		if w, err := workloads.Lookup(n); err != nil || w.Family == workloads.RDMA {
+			return nil
+		}
+	}
+	return rejectChanged(fs, strings.Join(names, ", ")+": a TCP baseline uses no RDMA device", rdmaFlags...)
+}
+
 // defaultDuration makes points short (d each) unless -n or -D was given.
 func (b *benchFlags) defaultDuration(d time.Duration) {
 	if !b.fs.Changed("iters") && !b.fs.Changed("duration") {

@@ -522,3 +522,31 @@ func TestRepeatAndLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFileDevStdout: --output-file /dev/stdout writes through the
+// process's standard output (here a file) and never replaces /dev/stdout.
+func TestOutputFileDevStdout(t *testing.T) {
+	before, err := os.Lstat("/dev/stdout")
+	if err != nil || before.Mode()&os.ModeSymlink == 0 {
+		t.Skipf("/dev/stdout is not a link here: %v", err)
+	}
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command(binary(t), "run", "tcp_lat", "--loopback", "-n", "100", "-o", "json", "--output-file", "/dev/stdout")
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	after, err := os.Lstat("/dev/stdout")
+	if err != nil || after.Mode()&os.ModeSymlink == 0 || !os.SameFile(before, after) {
+		t.Fatalf("/dev/stdout was replaced: %v, %v", after, err)
+	}
+	b, _ := os.ReadFile(out.Name())
+	if !strings.Contains(string(b), `"tcp_lat"`) {
+		t.Fatalf("standard output holds %q, want the JSON document", b)
+	}
+}

@@ -20,15 +20,11 @@ var MaxBytes int64 = 256 << 20
 // FIFO or /dev/stdin, which is read to its end. A directory or a device
 // that is neither is refused, and so is anything larger than MaxBytes.
 func Read(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, fi, err := open(path, os.O_RDONLY)
 	if err != nil {
-		return nil, unwrap(err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, unwrap(err)
-	}
 	switch m := fi.Mode(); {
 	case m.IsRegular(), m&fs.ModeNamedPipe != 0, m&fs.ModeCharDevice != 0 && path == "/dev/stdin":
 	default:
@@ -40,32 +36,29 @@ func Read(path string) ([]byte, error) {
 // ReadRegular reads a file found rather than named (in a directory, by a
 // pattern): only a regular file, opened so that a FIFO cannot block.
 func ReadRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := open(path, os.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
-		return nil, unwrap(err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, unwrap(err)
-	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(fi.Mode())
 	}
 	return readLimited(f)
 }
 
-// IsRegular says whether path, its symbolic links followed, is a regular
-// file, and if not, why.
-func IsRegular(path string) error {
-	fi, err := os.Stat(path)
+// open opens path and says what it is.
+func open(path string, flag int) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, flag, 0)
 	if err != nil {
-		return unwrap(err)
+		return nil, nil, unwrap(err)
 	}
-	if !fi.Mode().IsRegular() {
-		return notRegular(fi.Mode())
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, unwrap(err)
 	}
-	return nil
+	return f, fi, nil
 }
 
 func readLimited(r io.Reader) ([]byte, error) {

@@ -1,8 +1,6 @@
 package results
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -196,21 +194,10 @@ func TestParseRefusals(t *testing.T) {
 // than --repeat, each of them whole, is marked partial on the result and
 // refused like a partial run.
 func TestShortRepeatRefused(t *testing.T) {
-	b, err := os.ReadFile("testdata/base/a.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	r := doc["results"].([]any)[0].(map[string]any)
-	r["status"], r["reason"] = "partial", "1 of 3 runs measured: interrupt received"
-	b, _ = json.Marshal(doc)
-	path := filepath.Join(t.TempDir(), "short.json")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := editedDoc(t, func(doc map[string]any) {
+		r := doc["results"].([]any)[0].(map[string]any)
+		r["status"], r["reason"] = "partial", "1 of 3 runs measured: interrupt received"
+	})
 	docs, err := Load(path)
 	if err != nil {
 		t.Fatal(err)

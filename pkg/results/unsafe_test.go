@@ -126,6 +126,23 @@ func TestLoadSymlinkLoop(t *testing.T) {
 // TestLoadSanitizesText: a document's text reaches every view escaped,
 // never as a terminal escape sequence.
 func TestLoadSanitizesText(t *testing.T) {
+	path := editedDoc(t, func(doc map[string]any) {
+		doc["label"] = "\x1b]0;owned\x07\x1b[2J"
+		doc["host"].(map[string]any)["hostname"] = "h\x1b[31m"
+	})
+	docs, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := docs[0]; d.Label != `\x1b]0;owned\a\x1b[2J` || strings.ContainsRune(d.Host.Hostname, 0x1b) {
+		t.Errorf("label %q, host %q: want them escaped", d.Label, d.Host.Hostname)
+	}
+}
+
+// editedDoc writes testdata/base/a.json, changed by edit, to a temporary
+// file and returns its path.
+func editedDoc(t *testing.T, edit func(doc map[string]any)) string {
+	t.Helper()
 	b, err := os.ReadFile("testdata/base/a.json")
 	if err != nil {
 		t.Fatal(err)
@@ -134,16 +151,11 @@ func TestLoadSanitizesText(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	doc["label"] = "\x1b]0;owned\x07\x1b[2J"
-	doc["host"].(map[string]any)["hostname"] = "h\x1b[31m"
+	edit(doc)
 	b, _ = json.Marshal(doc)
-	path := filepath.Join(t.TempDir(), "esc.json")
-	os.WriteFile(path, b, 0o644)
-	docs, err := Load(path)
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "edited.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if d := docs[0]; d.Label != `\x1b]0;owned\a\x1b[2J` || strings.ContainsRune(d.Host.Hostname, 0x1b) {
-		t.Errorf("label %q, host %q: want them escaped", d.Label, d.Host.Hostname)
-	}
+	return path
 }

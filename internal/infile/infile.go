@@ -28,7 +28,7 @@ func Read(path string) ([]byte, error) {
 	switch m := fi.Mode(); {
 	case m.IsRegular(), m&fs.ModeNamedPipe != 0, m&fs.ModeCharDevice != 0 && path == "/dev/stdin":
 	default:
-		return nil, notRegular(m)
+		return nil, fmt.Errorf("%s: want a regular file or a stream (a FIFO, /dev/stdin)", kind(m))
 	}
 	return readLimited(f)
 }
@@ -42,7 +42,7 @@ func ReadRegular(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	if !fi.Mode().IsRegular() {
-		return nil, notRegular(fi.Mode())
+		return nil, fmt.Errorf("%s: want a regular file (a FIFO is read only when named itself)", kind(fi.Mode()))
 	}
 	return readLimited(f)
 }
@@ -72,21 +72,21 @@ func readLimited(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-func notRegular(m fs.FileMode) error {
-	kind := "not a regular file"
+// kind names what a file that is not a regular one is.
+func kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
-		kind = "a directory"
+		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
-		kind = "a FIFO"
+		return "a FIFO"
 	case m&fs.ModeCharDevice != 0:
-		kind = "a character device"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		kind = "a block device"
+		return "a block device"
 	case m&fs.ModeSocket != 0:
-		kind = "a socket"
+		return "a socket"
 	}
-	return fmt.Errorf("%s, not a regular file", kind)
+	return "not a regular file"
 }
 
 func unwrap(err error) error {

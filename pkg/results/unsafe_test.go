@@ -65,9 +65,9 @@ func wantErr(t *testing.T, err error, parts ...string) {
 func TestLoadFIFOInDirectory(t *testing.T) {
 	dir := dirWith(t, func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "x.json"), 0o600) })
 	_, err := loadWithin(t, dir)
-	wantErr(t, err, filepath.Join(dir, "x.json")+": a FIFO, not a regular file")
+	wantErr(t, err, filepath.Join(dir, "x.json")+": a FIFO: want a regular file")
 	_, err = loadWithin(t, filepath.Join(dir, "*.json"))
-	wantErr(t, err, "x.json: a FIFO, not a regular file")
+	wantErr(t, err, "x.json: a FIFO: want a regular file")
 }
 
 // A FIFO the user names is a stream, read to its end.
@@ -93,9 +93,9 @@ func TestLoadLinkToDevZero(t *testing.T) {
 	}
 	dir := dirWith(t, func(dir string) error { return os.Symlink("/dev/zero", filepath.Join(dir, "z.json")) })
 	_, err := loadWithin(t, dir)
-	wantErr(t, err, "z.json: a character device, not a regular file")
+	wantErr(t, err, "z.json: a character device: want a regular file")
 	_, err = loadWithin(t, filepath.Join(dir, "z.json"))
-	wantErr(t, err, "z.json: a character device, not a regular file")
+	wantErr(t, err, "z.json: a character device: want a regular file")
 }
 
 func TestLoadOversized(t *testing.T) {
@@ -120,7 +120,7 @@ func TestLoadSymlinkLoop(t *testing.T) {
 	// A link to the directory itself is not entered.
 	dir = dirWith(t, func(dir string) error { return os.Symlink(".", filepath.Join(dir, "self.json")) })
 	_, err = loadWithin(t, dir)
-	wantErr(t, err, "self.json: a directory, not a regular file")
+	wantErr(t, err, "self.json: a directory: want a regular file")
 }
 
 // TestLoadSanitizesText: a document's text reaches every view escaped,

@@ -141,16 +141,19 @@ func ReadFile(path string) (*Document, error) {
 	return readDoc(path, infile.Read)
 }
 
+// readDoc reads one document with read. Its Path, and every message,
+// names the file escaped: a name found in a directory is outside text too.
 func readDoc(path string, read func(string) ([]byte, error)) (*Document, error) {
+	name := safetext.Escape(path)
 	b, err := read(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	d, err := Parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	d.Path = path
+	d.Path = name
 	return d, nil
 }
 

@@ -159,3 +159,16 @@ func editedDoc(t *testing.T, edit func(doc map[string]any)) string {
 	}
 	return path
 }
+
+// TestLoadEscapesFileNames: a file name found in a directory reaches a
+// message escaped.
+func TestLoadEscapesFileNames(t *testing.T) {
+	dir := dirWith(t, func(dir string) error {
+		return os.WriteFile(filepath.Join(dir, "e\x1b[2J.json"), []byte("{"), 0o644)
+	})
+	_, err := loadWithin(t, dir)
+	wantErr(t, err, `e\x1b[2J.json: not JSON`)
+	if err != nil && strings.ContainsRune(err.Error(), 0x1b) {
+		t.Errorf("error %q holds an escape character", err)
+	}
+}

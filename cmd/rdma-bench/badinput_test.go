@@ -63,9 +63,9 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"token":           {[]badCase{{[]string{"--token", strings.Repeat("t", 300)}, "up to 256 printable characters", false}}, []badCase{{[]string{"--token", "a\nb"}, "up to 256 printable characters", false}}},
 	"clock":           {[]badCase{{[]string{"--clock", "sundial"}, "want auto, monotonic or tsc", false}}, []badCase{{[]string{"--clock", ""}, "want auto, monotonic or tsc", false}}},
 	"output":          {[]badCase{{[]string{"-o", "xml"}, `unknown output "xml"`, false}}, []badCase{{[]string{"-o", ""}, `unknown output ""`, false}}},
-	"output-file":     {[]badCase{{[]string{"--output-file", "/nonexistent/dir/x.json"}, "cannot write output file", false}}, []badCase{{[]string{"--output-file", "/"}, "not a regular file", false}}},
+	"output-file":     {[]badCase{{[]string{"--output-file", "/nonexistent/dir/x.json"}, "cannot create a file in directory /nonexistent/dir", false}}, []badCase{{[]string{"--output-file", "/"}, "--output-file /: is a directory", false}}},
 	"samples":         {[]badCase{{[]string{"--samples", "/nonexistent/dir/s.csv"}, "--samples", false}}, []badCase{{[]string{"--samples", "-"}, "give a file", false}}},
-	"plot":            {[]badCase{{[]string{"--plot", "/proc/nope"}, "--plot /proc/nope: no such file or directory: want a directory", false}}, []badCase{{[]string{"--plot", "/dev/null"}, "--plot /dev/null: not a directory", false}}},
+	"plot":            {[]badCase{{[]string{"--plot", "/proc/nope"}, "--plot /proc/nope: cannot create directory /proc/nope: no such file or directory: want a directory", false}}, []badCase{{[]string{"--plot", "/dev/null"}, "--plot /dev/null: not a directory", false}}},
 	"save":            {nil, []badCase{{[]string{"--save=x"}, "invalid argument", false}}},
 	"results-dir":     {[]badCase{{[]string{"--save", "--results-dir", "/proc/self"}, "--results-dir", false}}, []badCase{{[]string{"--save", "--results-dir", "/dev/null/x"}, "--results-dir", false}}},
 	"repeat":          {[]badCase{{[]string{"--repeat", "0"}, "must be 1..1000", false}}, []badCase{{[]string{"--repeat", "x"}, "invalid argument", false}}},
@@ -157,4 +157,45 @@ func TestBadInputEveryFlag(t *testing.T) {
 		tried++
 	}
 	t.Logf("%d bad command lines refused", tried)
+}
+
+// TestEmptyTokenKeepsEnv: an empty --token does not turn off the token
+// RDMA_BENCH_TOKEN gives, on either side: it is refused.
+func TestEmptyTokenKeepsEnv(t *testing.T) {
+	t.Setenv(tokenEnv, "secret")
+	for _, args := range [][]string{
+		{"server", "--token", ""},
+		{"server", "--token="},
+		{"run", "tcp_lat", "--loopback", "--token", ""},
+	} {
+		r := run(t, 30*time.Second, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, `--token "" would turn off the token RDMA_BENCH_TOKEN gives`) {
+			t.Errorf("rdma-bench %q: exit %d, stderr %q; want exit 2 and a refusal", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestTCPRefusesRDMAFlags: an RDMA device flag given to a TCP baseline is
+// refused, naming the flag, rather than silently not applied.
+func TestTCPRefusesRDMAFlags(t *testing.T) {
+	binary(t)
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--mtu", "1024"}, "mtu"}, {[]string{"-I", "64"}, "inline-size"}, {[]string{"--sl", "1"}, "sl"},
+		{[]string{"--tclass", "2"}, "tclass"}, {[]string{"-x", "1"}, "gid-index"}, {[]string{"-d", "mlx5_0"}, "ib-dev"},
+		{[]string{"-i", "2"}, "ib-port"},
+	} {
+		for _, base := range [][]string{
+			{"run", "tcp_lat", "--loopback"}, {"run", "tcp_bw", "--loopback"},
+			{"fabric", "tcp_lat", "tcp_bw", "--plan", "--world-size", "2"},
+		} {
+			args := slices.Concat(base, c.args)
+			r := run(t, 30*time.Second, args...)
+			if want := "--" + c.flag + " does not apply to " + base[1]; r.code != 2 || !strings.Contains(r.stderr, want) {
+				t.Errorf("rdma-bench %q: exit %d, stderr %q; want exit 2 and %q", args, r.code, r.stderr, want)
+			}
+		}
+	}
 }

@@ -178,7 +178,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "write_lat", "--loopback", "-i", "0"}, "-i 0: device port must be 1..255"},
 		{[]string{"run", "write_lat", ""}, `empty host ""`},
 		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, comparison`},
-		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "cannot write output file"},
+		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "--output-file /nonexistent/dir/x.json: cannot create a file in directory /nonexistent/dir"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
 		{[]string{"run", "write_lat", "-p", "0", "host"}, "-p 0: the control port must be 1..65535"},
 		{[]string{"server", "--report-interval", "1s"}, "--report-interval belongs on the client"},
@@ -520,5 +520,33 @@ func TestRepeatAndLabel(t *testing.T) {
 				t.Errorf("run %d: %+v", i+1, run)
 			}
 		}
+	}
+}
+
+// TestOutputFileDevStdout: --output-file /dev/stdout writes through the
+// process's standard output (here a file) and never replaces /dev/stdout.
+func TestOutputFileDevStdout(t *testing.T) {
+	before, err := os.Lstat("/dev/stdout")
+	if err != nil || before.Mode()&os.ModeSymlink == 0 {
+		t.Skipf("/dev/stdout is not a link here: %v", err)
+	}
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command(binary(t), "run", "tcp_lat", "--loopback", "-n", "100", "-o", "json", "--output-file", "/dev/stdout")
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	after, err := os.Lstat("/dev/stdout")
+	if err != nil || after.Mode()&os.ModeSymlink == 0 || !os.SameFile(before, after) {
+		t.Fatalf("/dev/stdout was replaced: %v, %v", after, err)
+	}
+	b, _ := os.ReadFile(out.Name())
+	if !strings.Contains(string(b), `"tcp_lat"`) {
+		t.Fatalf("standard output holds %q, want the JSON document", b)
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -39,7 +39,7 @@ func runCompare(_ context.Context, args []string) error {
 	fs.StringVar(&f.failOn, "fail-on", compare.DefaultThresholdSpec, "gate thresholds: METRIC>+N% for latency and CPU, METRIC<-N% for bw and msgrate")
 	fs.BoolVar(&f.strict, "strict", false, "an inconclusive gated row fails the gate (exit 1, not 3)")
 	fs.StringVarP(&f.format, "output", "o", "table", "output format: "+strings.Join(compare.Formats, ", "))
-	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
 	fs.StringArrayVar(&f.ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "compare runs that were cut short (status partial)")
 	fs.BoolVar(&f.cleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (each format counts them)")
@@ -231,57 +231,29 @@ func loadSides(baseLabel, label string, args []string) (*sides, error) {
 	return s, nil
 }
 
-// outputFile is an output written under a temporary name and renamed
-// into place once complete, so its path only ever holds a complete
-// output; nil is standard output.
-type outputFile struct {
-	path string
-	tmp  *os.File
-}
+// outputFile is compare's and gate's --output-file: the whole output,
+// written once complete (see package outfile); "" or "-" is standard
+// output.
+type outputFile struct{ f *outfile.File }
 
-// createOutput starts the output file ("" or "-": standard output), so
-// that an unwritable one fails before anything is written.
+// createOutput starts the output file, so that an unusable one fails
+// before anything is measured or written.
 func createOutput(path string) (*outputFile, error) {
-	if path == "" || path == "-" {
-		return nil, nil
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, usageError("--output-file %s: a directory is in the way", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	f, err := outfile.Create(path)
 	if err != nil {
-		return nil, usageError("--output-file %s: cannot create a file in directory %s: %v", path, filepath.Dir(path), unwrapPath(err))
+		return nil, usageError("--output-file %v", err)
 	}
-	return &outputFile{path: path, tmp: tmp}, nil
+	return &outputFile{f: f}, nil
 }
 
-// commit writes data and renames the file into place.
+// commit writes data and puts it in place.
 func (o *outputFile) commit(data []byte) error {
-	if o == nil {
-		_, err := os.Stdout.Write(data)
+	if _, err := o.f.Write(data); err != nil {
+		o.f.Abort()
 		return err
 	}
-	_, err := o.tmp.Write(data)
-	if err == nil {
-		err = o.tmp.Chmod(0o644)
-	}
-	if cerr := o.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(o.tmp.Name(), o.path)
-	}
-	if err != nil {
-		os.Remove(o.tmp.Name())
-		return fmt.Errorf("--output-file %s: %w", o.path, err)
-	}
-	return nil
+	return o.f.Commit()
 }
 
-// abort removes the unfinished file.
-func (o *outputFile) abort() {
-	if o != nil {
-		o.tmp.Close()
-		os.Remove(o.tmp.Name())
-	}
-}
+// abort drops the unfinished output.
+func (o *outputFile) abort() { o.f.Abort() }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -71,13 +72,13 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	fs.IntVar(&f.outlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", minOutlierPairs, fabric.DefaultRecheckLookEvery))
 	fs.DurationVar(&f.pairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
 	fs.IntVar(&f.rank, "rank", 0, "this process's rank, 0..world size-1 (without a launcher)")
-	fs.IntVar(&f.size, "world-size", 0, "the number of processes (without a launcher, or in a Kubernetes Indexed Job)")
+	fs.IntVar(&f.size, "world-size", 0, fmt.Sprintf("the number of processes, 2 to %d (without a launcher, or in a Kubernetes Indexed Job)", fabric.MaxWorldSize))
 	fs.StringVar(&f.coordinator, "coordinator", "", "HOST:PORT: rank 0 listens on PORT, the others dial it (HOST is rank 0's host)")
 	fs.StringVar(&f.dir, "rendezvous-dir", "", "a directory every host shares, one per run, where rank 0 writes its address")
 	fs.DurationVar(&f.rvTimeout, "rendezvous-timeout", fabric.DefaultRendezvousTimeout, "the longest wait for every rank to register (rank 0) or for rank 0 (the others)")
 	fs.StringVar(&f.advertise, "advertise", "", "the host or address the other ranks dial to reach this one (default: the RoCE GID's IPv4 address, else the host name)")
 	fs.StringVarP(&f.format, "output", "o", "table", "rank 0's output: table or json")
-	fs.StringVar(&f.file, "output-file", "", "rank 0 writes its output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&f.file, "output-file", "", "rank 0 writes its output to this file instead of standard output: "+outfile.Rules)
 	fs.BoolVar(&f.save, "save", false, "rank 0 also saves the JSON document under --results-dir")
 	fs.StringVar(&f.results, "results-dir", "results", "where --save writes")
 	fs.StringVar(&f.plotDir, "plot", "", "rank 0 draws a heat map (SVG and PNG) per workload and metric into this directory")
@@ -114,6 +115,9 @@ func (f *fabricFlags) check() error {
 		}
 		seen[w.Name] = true
 		f.names = append(f.names, w.Name)
+	}
+	if err := checkRDMAFlags(fs, f.names); err != nil {
+		return err
 	}
 	if err := f.checkApplies(); err != nil {
 		return err

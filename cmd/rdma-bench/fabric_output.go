@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Beyond these many ranks, rank 0's table names the first members only
@@ -25,16 +24,12 @@ const (
 // anything is measured.
 func (f *fabricFlags) checkOutputs() error {
 	if f.save {
-		if err := report.CheckDir(f.results); err != nil {
+		if err := outfile.CheckDir(f.results); err != nil {
 			return usageError("--results-dir: %v", err)
 		}
 	}
-	if f.file != "" && f.file != "-" {
-		a, err := report.CreateAtomic(f.file)
-		if err != nil {
-			return usageError("--output-file: %v", err)
-		}
-		a.Abort()
+	if err := outfile.Check(f.file); err != nil {
+		return usageError("--output-file %v", err)
 	}
 	if f.plotDir != "" {
 		if fi, err := os.Stat(f.plotDir); err == nil && !fi.IsDir() {
@@ -68,7 +63,7 @@ func (r *fabricRank) report(doc *fabric.Document, sweepErr error) error {
 		err = writeFabricTable(&buf, doc, f.matrixMetrics())
 	}
 	if err == nil {
-		err = writeOutput(f.file, buf.Bytes())
+		err = outfile.WriteFile(f.file, buf.Bytes())
 	}
 	errs = append(errs, err)
 	if f.plotDir != "" {
@@ -97,23 +92,6 @@ func writeFabricJSON(w io.Writer, doc *fabric.Document) error {
 	return nil
 }
 
-// writeOutput writes b to standard output, or to file once complete.
-func writeOutput(file string, b []byte) error {
-	if file == "" || file == "-" {
-		_, err := os.Stdout.Write(b)
-		return err
-	}
-	a, err := report.CreateAtomic(file)
-	if err != nil {
-		return err
-	}
-	if _, err := a.Write(b); err != nil {
-		a.Abort()
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	return a.Commit()
-}
-
 // saveFabric writes the JSON document into dir as
 // rdma-bench-YYYYMMDD-HHMMSS-fabric[-N].json, never replacing a file.
 func saveFabric(dir string, doc *fabric.Document) (string, error) {
@@ -121,22 +99,20 @@ func saveFabric(dir string, doc *fabric.Document) (string, error) {
 	if err := writeFabricJSON(&buf, doc); err != nil {
 		return "", err
 	}
-	base := "rdma-bench-" + doc.StartedAt.UTC().Format("20060102-150405") + "-fabric"
-	for n := 0; n < 10000; n++ {
-		name := base + ".json"
-		if n > 0 {
-			name = fmt.Sprintf("%s-%d.json", base, n)
-		}
-		path := filepath.Join(dir, name)
-		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err := writeOutput(path, buf.Bytes()); err != nil {
-			return "", fmt.Errorf("save the fabric document: %w", err)
-		}
-		return path, nil
+	f, err := outfile.CreateNew(dir, "rdma-bench-"+doc.StartedAt.UTC().Format("20060102-150405")+"-fabric", ".json")
+	if err == nil {
+		_, err = f.Write(buf.Bytes())
 	}
-	return "", fmt.Errorf("save the fabric document: no free name for %s in %s", base, dir)
+	path := ""
+	if err == nil {
+		path, err = f.Commit()
+	} else if f != nil {
+		f.Abort()
+	}
+	if err != nil {
+		return "", fmt.Errorf("save the fabric document: %w", err)
+	}
+	return path, nil
 }
 
 // writeFabricTable writes what rank 0 prints: the run, its members, a

@@ -30,10 +30,12 @@ func (f *fabricFlags) writePlan(w io.Writer) error {
 			return usageError("--plan needs the number of ranks: give --world-size N (%v)", err)
 		}
 		n = world.Size
+	} else if err := fabric.CheckWorldSize(n, "--world-size"); err != nil {
+		return usageError("%v", err)
 	}
 	rounds, err := fabric.Schedule(f.pattern, n)
 	if err != nil {
-		return usageError("--world-size %d: want at least 2 ranks", n)
+		return usageError("%v", err)
 	}
 	perPair, how := f.planPerPair()
 	if _, err := fmt.Fprintf(w, "per pair: %s (%s)\n", perPair, how); err != nil {

@@ -65,7 +65,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVarP(&b.port, "port", "p", exchange.DefaultPort, "TCP port of the control connection")
 	fs.IntVar(&l.DataPort, "data-port", 0, "server: TCP port of the TCP baseline's data connection (default: a free one)")
 	fs.StringVar(&b.maxMemory, "max-memory", "", "the most memory one run may take on this side, such as 512M or 4G (default: half of this host's memory)")
-	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+"; sent in clear)")
+	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+", which an empty --token never turns off; sent in clear)")
 	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
 }
 
@@ -80,6 +80,8 @@ func (b *benchFlags) check() error {
 	}
 	if !b.fs.Changed("token") {
 		b.local.Token = os.Getenv(tokenEnv)
+	} else if b.local.Token == "" && os.Getenv(tokenEnv) != "" {
+		return usageError("--token \"\" would turn off the token %s gives: drop --token to use it, or unset %s to run without a token", tokenEnv, tokenEnv)
 	}
 	if t := b.local.Token; len(t) > 256 || strings.IndexFunc(t, func(c rune) bool { return !unicode.IsPrint(c) }) >= 0 {
 		return usageError("--token: want up to 256 printable characters")
@@ -148,6 +150,21 @@ func rejectChanged(fs *pflag.FlagSet, why string, names ...string) error {
 		}
 	}
 	return nil
+}
+
+// rdmaFlags are the local settings of an RDMA device: a TCP baseline has
+// none to take them.
+var rdmaFlags = []string{"ib-dev", "ib-port", "gid-index", "mtu", "sl", "tclass", "inline-size"}
+
+// checkRDMAFlags refuses an RDMA device flag when no workload named is an
+// RDMA one, rather than measuring TCP as if it had applied.
+func checkRDMAFlags(fs *pflag.FlagSet, names []string) error {
+	for _, n := range names {
+		if w, err := workloads.Lookup(n); err != nil || w.Family == workloads.RDMA {
+			return nil
+		}
+	}
+	return rejectChanged(fs, strings.Join(names, ", ")+": a TCP baseline uses no RDMA device", rdmaFlags...)
 }
 
 // defaultDuration makes points short (d each) unless -n or -D was given.

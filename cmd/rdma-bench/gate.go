@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -209,15 +210,7 @@ func saveGateDoc(path string, d *gate.Document) error {
 	if err != nil {
 		return err
 	}
-	a, err := report.CreateAtomic(path)
-	if err != nil {
-		return err
-	}
-	if _, err := a.Write(b); err != nil {
-		a.Abort()
-		return err
-	}
-	return a.Commit()
+	return outfile.WriteFile(path, b)
 }
 
 // gateConfig builds the gate's configuration from its flags and points.

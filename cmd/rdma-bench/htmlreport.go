@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -27,7 +28,7 @@ func runReport(_ context.Context, args []string) error {
 	}
 	var c chartFlags
 	var f compareFlags
-	out := fs.StringP("output", "o", "report.html", "the HTML file to write (replaced only once complete)")
+	out := fs.StringP("output", "o", "report.html", "the HTML file to write: "+outfile.Rules)
 	title := fs.String("title", "rdma-bench report", "the report's title")
 	bases := fs.StringArray("base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")

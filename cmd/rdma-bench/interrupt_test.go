@@ -23,6 +23,12 @@ import (
 // limit of the signal.
 func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...string) result {
 	t.Helper()
+	return signalAt(t, os.Interrupt, marker, wait, limit, args...)
+}
+
+// signalAt is interrupt with another signal.
+func signalAt(t *testing.T, sig os.Signal, marker string, wait, limit time.Duration, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	var out bytes.Buffer
 	errb := &syncBuffer{}
@@ -57,7 +63,7 @@ func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...s
 		<-done
 		t.Fatalf("no %q on stderr after %v: %s", marker, wait, errb.String())
 	}
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	var err error
@@ -66,13 +72,13 @@ func interrupt(t *testing.T, marker string, wait, limit time.Duration, args ...s
 	case <-time.After(limit):
 		cmd.Process.Kill()
 		<-done
-		t.Fatalf("rdma-bench still running %v after SIGINT: %s", limit, errb.String())
+		t.Fatalf("rdma-bench still running %v after %v: %s", limit, sig, errb.String())
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			t.Fatalf("killed by %v instead of handling SIGINT: %s", ws.Signal(), errb.String())
+			t.Fatalf("killed by %v instead of handling it: %s", ws.Signal(), errb.String())
 		}
 	}
 	time.Sleep(100 * time.Millisecond) // the last stderr lines
@@ -112,6 +118,21 @@ func TestInterruptTCP(t *testing.T) {
 		t.Run(w, func(t *testing.T) {
 			r := interrupt(t, "cumulative:", time.Minute, 10*time.Second, "run", w, "--loopback", "-D", "120", "-o", "json", "--report-interval", "250ms")
 			checkPartial(t, r, w)
+		})
+	}
+}
+
+// TestHangupAndTerm: SIGHUP and SIGTERM stop a run as Ctrl-C does, and an
+// interrupted --repeat saves what it measured, marked partial with why.
+func TestHangupAndTerm(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r := signalAt(t, sig, "cumulative:", time.Minute, 10*time.Second,
+				"run", "tcp_lat", "--loopback", "-D", "120", "--repeat", "2", "-o", "json", "--report-interval", "250ms")
+			checkPartial(t, r, "tcp_lat")
+			if !strings.Contains(r.stdout, "1 of 2 runs measured") {
+				t.Errorf("the partial point does not say its runs fell short of --repeat:\n%s", r.stdout)
+			}
 		})
 	}
 }

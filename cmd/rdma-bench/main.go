@@ -118,14 +118,14 @@ func main() {
 	}
 }
 
-// interrupts returns a context that the first Ctrl-C or SIGTERM cancels
+// interrupts returns a context that the first Ctrl-C, SIGTERM or SIGHUP cancels
 // (from the start, so that an interrupt during set-up releases what was
 // created, like one during a run: every wait ends within a second and what
 // was measured is written); a second one exits at once.
 func interrupts() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		select {

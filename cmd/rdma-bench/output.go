@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -22,12 +23,12 @@ type outputFlags struct {
 	results string
 	samples string // --samples: every latency sample, as CSV
 	enc     report.Encoder
-	out     *report.AtomicFile // nil: standard output
+	out     *outfile.File // the --output-file, once open
 }
 
 func addOutputFlags(fs *pflag.FlagSet, o *outputFlags, defaultFormat string) {
 	fs.StringVarP(&o.format, "output", "o", defaultFormat, "output format: "+formatList())
-	fs.StringVar(&o.file, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&o.file, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
 	fs.BoolVar(&o.save, "save", false, "also save the JSON document under --results-dir")
 	fs.StringVar(&o.results, "results-dir", "results", "where --save writes")
 	fs.StringVar(&o.samples, "samples", "", "also write every latency sample (ns) to this CSV file, to check the percentiles against (with -D, kept in memory beside the histogram: 8 bytes a sample)")
@@ -53,7 +54,7 @@ func (o *outputFlags) check() error {
 	}
 	o.enc = enc
 	if o.save {
-		if err := report.CheckDir(o.results); err != nil {
+		if err := outfile.CheckDir(o.results); err != nil {
 			return usageError("--results-dir: %v", err)
 		}
 	}
@@ -61,13 +62,11 @@ func (o *outputFlags) check() error {
 		return usageError("--samples -: give a file; standard output has the report")
 	}
 	for _, f := range []struct{ flag, path string }{{"output-file", o.file}, {"samples", o.samples}} {
-		if f.path != "" && f.path != "-" {
+		if f.path != "" {
 			// Created for real once the run is done (finish).
-			a, err := report.CreateAtomic(f.path)
-			if err != nil {
-				return usageError("--%s: %v", f.flag, err)
+			if err := outfile.Check(f.path); err != nil {
+				return usageError("--%s %v", f.flag, err)
 			}
-			a.Abort()
 		}
 	}
 	return nil
@@ -77,10 +76,8 @@ func (o *outputFlags) check() error {
 // unwritable file fails early.
 func (o *outputFlags) open() error {
 	var err error
-	if o.file != "" && o.file != "-" {
-		if o.out, err = report.CreateAtomic(o.file); err != nil {
-			return usageError("--output-file: %v", err)
-		}
+	if o.out, err = outfile.Create(o.file); err != nil {
+		return usageError("--output-file %v", err)
 	}
 	return nil
 }
@@ -90,10 +87,13 @@ func (o *outputFlags) open() error {
 // chosen format. A format that fails, even by a bug that panics, leaves the
 // document saved: under --results-dir when --save was not given.
 func (o *outputFlags) finish(doc *report.Document) error {
-	if len(doc.Results) == 0 {
-		if o.out != nil {
-			o.out.Abort()
+	if o.out == nil {
+		if err := o.open(); err != nil {
+			return err
 		}
+	}
+	if len(doc.Results) == 0 {
+		o.out.Abort()
 		return nil
 	}
 	saved := ""
@@ -120,27 +120,21 @@ func (o *outputFlags) finish(doc *report.Document) error {
 			}
 		}
 		errs = append(errs, err)
-		if o.out != nil {
-			o.out.Abort()
-		}
+		o.out.Abort()
 		return errors.Join(errs...)
-	}
-	if o.out == nil {
-		_, err := os.Stdout.Write(buf.Bytes())
-		return errors.Join(append(errs, err)...)
 	}
 	if _, err := o.out.Write(buf.Bytes()); err != nil {
 		o.out.Abort()
-		return errors.Join(append(errs, fmt.Errorf("writing %s: %w", o.file, err))...)
+		return errors.Join(append(errs, err)...)
 	}
 	return errors.Join(append(errs, o.out.Commit())...)
 }
 
 // writeSamples writes the --samples file, whole or not at all.
 func writeSamples(path string, doc *report.Document) error {
-	a, err := report.CreateAtomic(path)
+	a, err := outfile.Create(path)
 	if err != nil {
-		return fmt.Errorf("--samples: %w", err)
+		return fmt.Errorf("--samples %w", err)
 	}
 	if err := report.WriteSamples(a, doc); err != nil {
 		a.Abort()

@@ -117,7 +117,7 @@ func TestPlotBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, 60*time.Second, "plot", base, "--dir", dir)
-	if r.code != 2 || !strings.Contains(r.stderr, "a directory is in the way") {
+	if r.code != 2 || !strings.Contains(r.stderr, blocker+": is a directory") {
 		t.Errorf("blocked chart: exit %d, stderr %q", r.code, r.stderr)
 	}
 	assertFiles(t, dir, nil, blocker)

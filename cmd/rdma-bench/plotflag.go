@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -107,7 +108,7 @@ func probeDir(dir string) error {
 		if !fi.IsDir() {
 			return errors.New("not a directory")
 		}
-		return probeFile(dir)
+		return outfile.CheckDir(dir)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -124,17 +125,5 @@ func probeDir(dir string) error {
 			os.Remove(d)
 		}
 	}()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return probeFile(dir)
-}
-
-func probeFile(dir string) error {
-	f, err := os.CreateTemp(dir, ".rdma-bench-check-*.tmp")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return outfile.CheckDir(dir)
 }

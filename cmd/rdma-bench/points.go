@@ -193,6 +193,9 @@ rounds:
 	}
 	for _, rs := range runs {
 		if m := report.Merge(rs); m != nil {
+			if runErr != nil && len(rs) < rep.n {
+				markShort(m, len(rs), rep.n, runErr)
+			}
 			doc.Results = append(doc.Results, m)
 		}
 	}
@@ -206,6 +209,18 @@ rounds:
 		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
 	}
 	return nil
+}
+
+// markShort marks partial a point that a failure or an interruption left
+// with fewer runs than --repeat asked for, though each of its runs is
+// whole, so that compare, plot and report refuse it without
+// --allow-partial.
+func markShort(m *report.Result, got, want int, cause error) {
+	why := fmt.Sprintf("%d of %d runs measured: %v", got, want, cause)
+	if m.Status == report.StatusPartial && m.Reason != "" {
+		why = m.Reason + "; " + why
+	}
+	m.Status, m.Reason = report.StatusPartial, why
 }
 
 // measure runs one point against the server, or here (loopback); more

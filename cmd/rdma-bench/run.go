@@ -59,6 +59,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if err := checkRDMAFlags(b.fs, []string{w.Name}); err != nil {
+		return err
+	}
 	sizes, err := b.sizes()
 	if err != nil {
 		return err

@@ -7,15 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/internal/infile"
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 )
 
 // AddrFileName is the file rank 0 writes in --rendezvous-dir: its
 // coordinator's HOST:PORT and a newline.
 const AddrFileName = "rdma-bench-fabric.addr"
 
-// writeAddrFile writes addr to dir's address file atomically: a temporary
-// file in dir, synced, then renamed over the address file, so that a
-// reader sees the whole address or none.
+// writeAddrFile writes addr to dir's address file as package outfile
+// does, so that a reader sees the whole address or none.
 func writeAddrFile(dir, addr string) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err == nil {
@@ -23,24 +25,8 @@ func writeAddrFile(dir, addr string) error {
 		}
 		return fmt.Errorf("--rendezvous-dir %s: %w: give a directory every host shares", dir, err)
 	}
-	f, err := os.CreateTemp(dir, ".rdma-bench-fabric-*.tmp")
-	if err != nil {
+	if err := outfile.WriteFile(filepath.Join(dir, AddrFileName), []byte(addr+"\n")); err != nil {
 		return fmt.Errorf("--rendezvous-dir %s is not writable by rank 0: %w: give a directory on a filesystem every host shares", dir, err)
-	}
-	tmp := f.Name()
-	_, err = f.WriteString(addr + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, AddrFileName))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("--rendezvous-dir %s: write the coordinator's address: %w", dir, err)
 	}
 	return nil
 }
@@ -49,9 +35,9 @@ func writeAddrFile(dir, addr string) error {
 // exist yet gives an error wrapping fs.ErrNotExist.
 func readAddrFile(dir string) (string, error) {
 	path := filepath.Join(dir, AddrFileName)
-	b, err := os.ReadFile(path)
+	b, err := infile.ReadRegular(path)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	addr := strings.TrimSpace(string(b))
 	if _, _, err := net.SplitHostPort(addr); err != nil {

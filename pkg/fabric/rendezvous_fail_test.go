@@ -193,7 +193,7 @@ func TestRendezvousDirErrors(t *testing.T) {
 	if ro := unwritableDir(t); ro != "" {
 		cfg.Dir = ro
 		_, errs = rendezvousAll(t, []RendezvousConfig{cfg})
-		want = "rendezvous of rank 0 via dir: --rendezvous-dir " + ro + " is not writable by rank 0: open " + ro + "/.rdma-bench-fabric-"
+		want = "rendezvous of rank 0 via dir: --rendezvous-dir " + ro + " is not writable by rank 0: " + ro + "/" + AddrFileName + ": cannot create a file in directory "
 		if errs[0] == nil || !strings.HasPrefix(errs[0].Error(), want) || !strings.HasSuffix(errs[0].Error(), ": give a directory on a filesystem every host shares") {
 			t.Errorf("got %v\nwant %q...", errs[0], want)
 		}

@@ -35,10 +35,10 @@ type Pair struct {
 type Round []Pair
 
 // Schedule returns the rounds of pattern for n ranks, pairs sorted by Src
-// within a round. n must be at least 2.
+// within a round. n must be 2 to MaxWorldSize.
 func Schedule(pattern string, n int) ([]Round, error) {
-	if n < 2 {
-		return nil, fmt.Errorf("schedule for %d ranks: want at least 2", n)
+	if n < 2 || n > MaxWorldSize {
+		return nil, fmt.Errorf("schedule for %d ranks: want 2 to %d", n, MaxWorldSize)
 	}
 	switch pattern {
 	case PatternPairs:

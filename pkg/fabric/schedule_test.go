@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"bytes"
+	"math"
 	"testing"
 	"time"
 )
@@ -112,11 +113,25 @@ func TestScheduleErrors(t *testing.T) {
 		want    string
 	}{
 		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all`},
-		{PatternPairs, 1, "schedule for 1 ranks: want at least 2"},
-		{PatternRing, 0, "schedule for 0 ranks: want at least 2"},
+		{PatternPairs, 1, "schedule for 1 ranks: want 2 to 1024"},
+		{PatternRing, 0, "schedule for 0 ranks: want 2 to 1024"},
+		{PatternOneToAll, -1, "schedule for -1 ranks: want 2 to 1024"},
+		{PatternPairs, MaxWorldSize + 1, "schedule for 1025 ranks: want 2 to 1024"},
+		{PatternRing, math.MaxInt, "schedule for 9223372036854775807 ranks: want 2 to 1024"},
+		{PatternPairs, math.MinInt, "schedule for -9223372036854775808 ranks: want 2 to 1024"},
 	} {
 		if _, err := Schedule(c.pattern, c.n); err == nil || err.Error() != c.want {
 			t.Errorf("Schedule(%q, %d) = %v, want %q", c.pattern, c.n, err, c.want)
+		}
+	}
+}
+
+// TestScheduleLimit: every pattern schedules the largest world.
+func TestScheduleLimit(t *testing.T) {
+	for _, p := range Patterns {
+		rounds, err := Schedule(p, MaxWorldSize)
+		if err != nil || Plan(rounds, 0).Hosts != MaxWorldSize {
+			t.Errorf("Schedule(%q, %d): %d rounds, %v", p, MaxWorldSize, len(rounds), err)
 		}
 	}
 }

@@ -49,19 +49,35 @@ var envLaunchers = []envLauncher{
 // kubernetesIndexVar is set by Kubernetes in the pods of an Indexed Job.
 const kubernetesIndexVar = "JOB_COMPLETION_INDEX"
 
+// MaxWorldSize is the most ranks a fabric run takes. Rank 0 holds the
+// whole schedule and an N x N matrix a workload: at 1024 ranks the pairs
+// pattern is 2046 rounds, 1,047,552 pairs, about 17 MB of schedule and
+// weeks of measuring at a second a pair.
+const MaxWorldSize = 1024
+
+// CheckWorldSize refuses a world size outside 2..MaxWorldSize, naming
+// where it came from.
+func CheckWorldSize(n int, from string) error {
+	if n < 2 || n > MaxWorldSize {
+		return fmt.Errorf("world size %d (%s): want 2 to %d processes, one per host", n, from, MaxWorldSize)
+	}
+	return nil
+}
+
 // DetectWorld finds this process's rank and the run's size from the
 // launcher's environment, read through getenv, or else from flags. The
 // launchers are tried in order: Open MPI, PMI (MPICH/Intel MPI Hydra, Slurm
 // --mpi=pmi2), Slurm, a Kubernetes Indexed Job (whose size is
 // --world-size), then --rank/--world-size by hand. A --rank or --world-size
-// given under a launcher must agree with it. The size must be at least 2 and the rank in 0..size-1.
+// given under a launcher must agree with it. The size must be 2 to
+// MaxWorldSize and the rank in 0..size-1.
 func DetectWorld(getenv func(string) string, flags Flags) (World, error) {
 	w, err := detect(getenv, flags)
 	if err != nil {
 		return World{}, err
 	}
-	if w.Size < 2 {
-		return World{}, fmt.Errorf("world size %d (%s): want at least 2 processes, one per host, to measure a pair", w.Size, w.Launcher)
+	if err := CheckWorldSize(w.Size, w.Launcher); err != nil {
+		return World{}, err
 	}
 	if w.Rank < 0 || w.Rank >= w.Size {
 		return World{}, fmt.Errorf("rank %d (%s) outside 0..%d for world size %d", w.Rank, w.Launcher, w.Size-1, w.Size)

@@ -1,6 +1,9 @@
 package fabric
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func envOf(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }
@@ -69,11 +72,19 @@ func TestDetectWorldErrors(t *testing.T) {
 		{"kubernetes index too big", map[string]string{"JOB_COMPLETION_INDEX": "16"}, Flags{Size: 16, SizeSet: true},
 			"rank 16 (kubernetes) outside 0..15 for world size 16"},
 		{"size one", map[string]string{"OMPI_COMM_WORLD_RANK": "0", "OMPI_COMM_WORLD_SIZE": "1"}, Flags{},
-			"world size 1 (openmpi): want at least 2 processes, one per host, to measure a pair"},
+			"world size 1 (openmpi): want 2 to 1024 processes, one per host"},
 		{"manual size one", nil, Flags{Rank: 0, Size: 1, RankSet: true, SizeSet: true},
-			"world size 1 (manual): want at least 2 processes, one per host, to measure a pair"},
+			"world size 1 (manual): want 2 to 1024 processes, one per host"},
+		{"manual size over the limit", nil, Flags{Rank: 0, Size: MaxWorldSize + 1, RankSet: true, SizeSet: true},
+			"world size 1025 (manual): want 2 to 1024 processes, one per host"},
+		{"manual size max int", nil, Flags{Rank: 0, Size: math.MaxInt, RankSet: true, SizeSet: true},
+			"world size 9223372036854775807 (manual): want 2 to 1024 processes, one per host"},
+		{"manual size negative", nil, Flags{Rank: 0, Size: -3, RankSet: true, SizeSet: true},
+			"world size -3 (manual): want 2 to 1024 processes, one per host"},
+		{"launcher size over the limit", map[string]string{"SLURM_PROCID": "0", "SLURM_NTASKS": "2147483648"}, Flags{},
+			"world size 2147483648 (slurm): want 2 to 1024 processes, one per host"},
 		{"size zero", map[string]string{"PMI_RANK": "0", "PMI_SIZE": "0"}, Flags{},
-			"world size 0 (pmi): want at least 2 processes, one per host, to measure a pair"},
+			"world size 0 (pmi): want 2 to 1024 processes, one per host"},
 		{"non-numeric rank", map[string]string{"PMI_RANK": "zero", "PMI_SIZE": "4"}, Flags{},
 			`PMI_RANK="zero": want a whole number such as 0`},
 		{"non-numeric size", map[string]string{"OMPI_COMM_WORLD_RANK": "0", "OMPI_COMM_WORLD_SIZE": "4x"}, Flags{},

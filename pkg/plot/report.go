@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 )
 
 // Report is a self-contained HTML page of results: a title, key/value
@@ -59,8 +61,8 @@ func WriteHTML(w io.Writer, r Report) error {
 	return nil
 }
 
-// WriteHTMLFile writes r to path as WriteHTML does, under a temporary
-// name first and then renamed, so path only ever holds a complete report.
+// WriteHTMLFile writes r to path as WriteHTML does, once complete (see
+// package outfile).
 func WriteHTMLFile(path string, r Report) error {
 	b, err := renderHTML(r)
 	if err != nil {
@@ -71,15 +73,7 @@ func WriteHTMLFile(path string, r Report) error {
 	} else if !fi.IsDir() {
 		return fmt.Errorf("report directory %s: not a directory", filepath.Dir(path))
 	}
-	tmp, err := writeTemp(path, b)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing report %s: %w", path, err)
-	}
-	return nil
+	return outfile.WriteFile(path, b)
 }
 
 func renderHTML(r Report) ([]byte, error) {

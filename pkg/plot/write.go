@@ -6,15 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 )
 
 var errNilChart = errors.New("no chart: build one with a chart function such as LatencyVsSize")
 
 // Write writes chart as dir/baseName.svg and dir/baseName.png. Both
-// pictures are rendered in memory first and each file is written under a
-// temporary name in dir and renamed into place, so a reader never sees a
-// partial file and an existing file is only ever replaced by a complete
-// one. On error no new file, temporary or final, is left behind.
+// pictures are rendered in memory first and each file is written as
+// package outfile does, so a reader never sees a partial file and an
+// existing file is only ever replaced by a complete one. On error no new
+// file, temporary or final, is left behind.
 func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err error) {
 	if chart == nil {
 		return "", "", errNilChart
@@ -38,57 +40,31 @@ func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err err
 	}
 	svgPath = filepath.Join(dir, baseName+".svg")
 	pngPath = filepath.Join(dir, baseName+".png")
-	files := []struct {
-		path string
-		data []byte
-	}{{svgPath, svg}, {pngPath, png}}
-	for _, f := range files {
-		if fi, err := os.Lstat(f.path); err == nil && fi.IsDir() {
-			return "", "", fmt.Errorf("writing chart %s: a directory is in the way", f.path)
-		}
-	}
-	var temps []string
+	// Both pending files are made before either is committed, so a path
+	// that cannot be written leaves the other file's old content.
+	var pending []*outfile.File
 	defer func() {
-		for _, t := range temps {
-			os.Remove(t) // a no-op for the ones already renamed
+		for _, f := range pending {
+			f.Abort() // a no-op for the ones committed
 		}
 	}()
-	for _, f := range files {
-		t, err := writeTemp(f.path, f.data)
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{svgPath, svg}, {pngPath, png}} {
+		out, err := outfile.Create(f.path)
 		if err != nil {
+			return "", "", fmt.Errorf("writing chart %w", err)
+		}
+		pending = append(pending, out)
+		if _, err := out.Write(f.data); err != nil {
 			return "", "", err
 		}
-		temps = append(temps, t)
 	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], f.path); err != nil {
-			return "", "", fmt.Errorf("writing chart %s: %w", f.path, err)
+	for _, f := range pending {
+		if err := f.Commit(); err != nil {
+			return "", "", err
 		}
 	}
 	return svgPath, pngPath, nil
-}
-
-// writeTemp writes data to a new temporary file beside path, synced to
-// disk and readable like a file os.Create makes, and returns its name.
-func writeTemp(path string, data []byte) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return "", fmt.Errorf("writing %s: cannot create a file in directory %s: %w", path, filepath.Dir(path), err)
-	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("writing %s: %w", path, err)
-	}
-	return name, nil
 }

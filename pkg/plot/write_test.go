@@ -132,8 +132,8 @@ func TestWriteKeepsOldFilesWhenBlocked(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "lat.png"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Write(testChart(t), dir, "lat"); err == nil || !strings.Contains(err.Error(), "directory is in the way") {
-		t.Fatalf("error %v, want one saying a directory is in the way", err)
+	if _, _, err := Write(testChart(t), dir, "lat"); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("error %v, want one saying it is a directory", err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "lat.svg")); !bytes.Equal(b, old) {
 		t.Error("the old SVG was replaced though the PNG could not be")

@@ -9,19 +9,24 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/internal/infile"
+	"github.com/rdma-bench/rdma-bench/internal/safetext"
 )
 
 // Load reads rdma-bench documents. Each path is a file (read whatever its
-// name), a directory (every *.json in it, not in subdirectories, leaving
-// out dot-files and *.tmp, the temporary files of an interrupted save) or
-// a glob pattern such as "results/*-base.json". A file named twice is read
-// once. The documents come back in the order found; an error names the
-// file and what was wrong in it.
+// name; a FIFO or /dev/stdin named so is read as a stream), a directory
+// (every *.json in it, not in subdirectories, leaving out dot-files and
+// *.tmp, the temporary files of an interrupted save) or a glob pattern
+// such as "results/*-base.json". What a directory or a pattern finds must
+// be a regular file. No file is read past infile.MaxBytes. A file named
+// twice is read once. The documents come back in the order found; an
+// error names the file and what was wrong in it.
 func Load(paths ...string) ([]*Document, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no documents named: want files, directories or glob patterns")
 	}
-	var files []string
+	var files []found
 	seen := map[string]bool{}
 	for _, p := range paths {
 		found, err := expand(p)
@@ -29,9 +34,9 @@ func Load(paths ...string) ([]*Document, error) {
 			return nil, err
 		}
 		for _, f := range found {
-			abs, err := filepath.Abs(f)
+			abs, err := filepath.Abs(f.path)
 			if err != nil {
-				abs = f
+				abs = f.path
 			}
 			if !seen[abs] {
 				seen[abs] = true
@@ -41,7 +46,11 @@ func Load(paths ...string) ([]*Document, error) {
 	}
 	docs := make([]*Document, 0, len(files))
 	for _, f := range files {
-		d, err := ReadFile(f)
+		read := infile.ReadRegular
+		if f.named {
+			read = infile.Read
+		}
+		d, err := readDoc(f.path, read)
 		if err != nil {
 			return nil, err
 		}
@@ -50,8 +59,15 @@ func Load(paths ...string) ([]*Document, error) {
 	return docs, nil
 }
 
+// found is a file to read; named if the user named it rather than a
+// directory or pattern holding it.
+type found struct {
+	path  string
+	named bool
+}
+
 // expand turns one path argument into the files it names.
-func expand(p string) ([]string, error) {
+func expand(p string) ([]found, error) {
 	if p == "" {
 		return nil, errors.New("empty path: want a file, a directory or a glob pattern")
 	}
@@ -60,7 +76,7 @@ func expand(p string) ([]string, error) {
 	case err == nil && fi.IsDir():
 		return listDir(p)
 	case err == nil:
-		return []string{p}, nil
+		return []found{{p, true}}, nil
 	case !strings.ContainsAny(p, "*?["):
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 	}
@@ -68,10 +84,10 @@ func expand(p string) ([]string, error) {
 	if gerr != nil {
 		return nil, fmt.Errorf("pattern %q: %v: want a glob such as results/*.json", p, gerr)
 	}
-	var out []string
+	var out []found
 	for _, m := range matches {
 		if fi, err := os.Stat(m); err == nil && !fi.IsDir() && !skipped(filepath.Base(m)) {
-			out = append(out, m)
+			out = append(out, found{path: m})
 		}
 	}
 	if len(out) == 0 {
@@ -81,7 +97,8 @@ func expand(p string) ([]string, error) {
 }
 
 // listDir lists the documents of a directory, sorted by name.
-func listDir(dir string) ([]string, error) {
+// Subdirectories are not entered, so no link can make it loop.
+func listDir(dir string) ([]found, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, unwrapPathError(err))
@@ -98,7 +115,11 @@ func listDir(dir string) ([]string, error) {
 		return nil, fmt.Errorf("directory %s holds no *.json document", dir)
 	}
 	slices.Sort(out)
-	return out, nil
+	files := make([]found, len(out))
+	for i, p := range out {
+		files[i] = found{path: p}
+	}
+	return files, nil
 }
 
 // skipped says whether a directory entry or glob match is left out: a
@@ -115,17 +136,24 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// ReadFile reads and checks one document.
+// ReadFile reads and checks one document the user named (see [Load]).
 func ReadFile(path string) (*Document, error) {
-	b, err := os.ReadFile(path)
+	return readDoc(path, infile.Read)
+}
+
+// readDoc reads one document with read. Its Path, and every message,
+// names the file escaped: a name found in a directory is outside text too.
+func readDoc(path string, read func(string) ([]byte, error)) (*Document, error) {
+	name := safetext.Escape(path)
+	b, err := read(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	d, err := Parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	d.Path = path
+	d.Path = name
 	return d, nil
 }
 
@@ -149,6 +177,9 @@ func Parse(b []byte) (*Document, error) {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, typeError(err)
 	}
+	// Every view prints the document's text (labels, hosts, reasons):
+	// escape sequences in it would reach the terminal.
+	safetext.Strings(&d)
 	if len(d.Results) == 0 {
 		return nil, errors.New("no results: the document holds no measured point (results is empty)")
 	}

@@ -189,3 +189,24 @@ func TestParseRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestShortRepeatRefused: a point an interruption left with fewer runs
+// than --repeat, each of them whole, is marked partial on the result and
+// refused like a partial run.
+func TestShortRepeatRefused(t *testing.T) {
+	path := editedDoc(t, func(doc map[string]any) {
+		r := doc["results"].([]any)[0].(map[string]any)
+		r["status"], r["reason"] = "partial", "1 of 3 runs measured: interrupt received"
+	})
+	docs, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Pool(docs, Options{})
+	if err == nil || !strings.Contains(err.Error(), "partial (1 of 3 runs measured: interrupt received): a point cut short is not compared; allow it with --allow-partial") {
+		t.Errorf("short repeat: %v", err)
+	}
+	if _, err := Pool(docs, Options{AllowPartial: true}); err != nil {
+		t.Errorf("short repeat allowed: %v", err)
+	}
+}

@@ -174,6 +174,10 @@ func admit(d *Document, r *Result, opt Options) error {
 			return fmt.Errorf("%s: %s is not clean (the port counters saw retransmissions or errors): refused by --clean-only", where, which)
 		}
 	}
+	// Whole runs, but fewer than --repeat asked for: an interrupted run.
+	if !opt.AllowPartial && r.Status == StatusPartial {
+		return fmt.Errorf("%s: partial (%s): a point cut short is not compared; allow it with --allow-partial", where, r.Reason)
+	}
 	return nil
 }
 

@@ -78,7 +78,7 @@ func addGateFlags(fs *pflag.FlagSet, f *gateFlags) {
 	fs.StringVar(&f.method, "method", string(gate.Paired), "how a point's change is estimated: paired (per-pair log ratios) or unpaired (the two sides' runs)")
 	fs.DurationVar(&f.timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
 	fs.StringVarP(&f.format, "output", "o", "table", "output format: table or json (the saved document)")
-	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file (replaced only once complete) instead of standard output")
+	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
 	fs.StringVar(&f.saveDir, "save-dir", filepath.Join("results", "gate"), "where the gate's document is saved (after every round of pairs)")
 }
 

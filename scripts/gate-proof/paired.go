@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"sort"
@@ -39,6 +40,8 @@ func main() {
 	look := flag.Int("look", 10, "pairs between looks")
 	most := flag.Int("max", 40, "the most pairs of a gate")
 	failOn := flag.String("fail-on", "", "thresholds instead of the rows' own (e.g. lat.p50>+5%,bw<-5%)")
+	boot := flag.Int("boot", 0, "also replay this many gates on pairs drawn with replacement from each point's pairs (seeded)")
+	concat := flag.Bool("concat", false, "join the documents' pairs, point by point in the order given, into one sequence first (gates of the same points)")
 	flag.Parse()
 	cfgOf := func(m gate.Method) *gate.Config {
 		return &gate.Config{Points: make([]gate.Point, *rows), Alpha: *alpha, LookEvery: *look, MaxPairs: *most, Method: m}
@@ -56,8 +59,21 @@ func main() {
 	fmt.Println("| document | point | pairs | N | paired half-width | unpaired half-width | paired fail/pass/undecided | unpaired fail/pass/undecided | paired est. (all pairs) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	var gates []string
-	for _, path := range flag.Args() {
-		d := load(path)
+	paths := flag.Args()
+	joined := map[string]*gate.Document{}
+	if *concat && len(paths) > 0 {
+		d := load(paths[0])
+		for _, p := range paths[1:] {
+			join(d, load(p))
+		}
+		joined["joined"] = d
+		paths = []string{"joined"}
+	}
+	for _, path := range paths {
+		d := joined[path]
+		if d == nil {
+			d = load(path)
+		}
 		for _, r := range d.Rows {
 			t := threshold(r, th)
 			all, err := compare.PairedShift(r.Base, r.Candidate, 0.95)
@@ -85,6 +101,9 @@ func main() {
 		}
 		for _, m := range []gate.Method{gate.Paired, gate.Unpaired} {
 			gates = append(gates, replay(path, d, th, cfgOf(m)))
+			if *boot > 0 {
+				gates = append(gates, bootstrap(path, d, th, cfgOf(m), *boot))
+			}
 		}
 	}
 	fmt.Println()
@@ -147,6 +166,44 @@ func sequential(d *gate.Document, th []compare.Threshold, c *gate.Config, s, end
 		}
 	}
 	return out, float64(total) / float64(len(decided))
+}
+
+// bootstrap replays n gates, each on MaxPairs pairs per point drawn with
+// replacement from that point's pairs: iid, so it keeps no drift, but it
+// gives enough gates to see a false-alarm rate near 1%.
+func bootstrap(path string, d *gate.Document, th []compare.Threshold, c *gate.Config, n int) string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var res [3]int
+	pairs := 0.0
+	for range n {
+		b := &gate.Document{}
+		for _, r := range d.Rows {
+			q := *r
+			q.Base, q.Candidate = make([]float64, c.MaxPairs), make([]float64, c.MaxPairs)
+			for i := range q.Base {
+				k := rng.IntN(len(r.Base))
+				q.Base[i], q.Candidate[i] = r.Base[k], r.Candidate[k]
+			}
+			b.Rows = append(b.Rows, &q)
+		}
+		outcome, used := sequential(b, th, c, 0, c.MaxPairs)
+		res[outcome]++
+		pairs += used
+	}
+	return fmt.Sprintf("| %s (bootstrap) | %s | %d | %d | %d | %d | %.1f |", short(path), c.Method, n, res[compare.Fail],
+		res[compare.Pass], res[compare.Undecided], pairs/float64(n))
+}
+
+// join appends e's pairs to d's rows of the same point.
+func join(d, e *gate.Document) {
+	for _, r := range d.Rows {
+		for _, q := range e.Rows {
+			if q.Point == r.Point {
+				r.Base = append(r.Base, q.Base...)
+				r.Candidate = append(r.Candidate, q.Candidate...)
+			}
+		}
+	}
 }
 
 func threshold(r *gate.Row, th []compare.Threshold) compare.Threshold {

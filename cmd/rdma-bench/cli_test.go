@@ -137,6 +137,13 @@ func (s *syncBuffer) WriteLine(l string) {
 	s.b.WriteString(l + "\n")
 }
 
+// Write lets the buffer stand as a command's stderr.
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
 func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -94,8 +94,9 @@ func TestGateTCPAA(t *testing.T) {
 func TestGateInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(binary(t), "gate", "tcp_lat:64", "--max-pairs", "40", "--save-dir", dir)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var out bytes.Buffer
+	errb := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,7 @@ def group(title, prefix):
     exits = defaultdict(int)
     rows = defaultdict(lambda: defaultdict(int))
     pairs = defaultdict(list)
+    est = defaultdict(list)
     secs = []
     for name, d, e in g:
         exits[e] += 1
@@ -51,16 +52,19 @@ def group(title, prefix):
             key = f'{r["point"]["workload"]} {r["point"]["size_bytes"]} B'
             rows[key][r["decision"]] += 1
             pairs[key].append(r["pairs"])
+            est[key].append(r["estimate_pct"])
     print("| gates | exit 0 (pass) | exit 1 (fail) | exit 3 (undecided) | other | seconds per gate (median, max) |")
     print("|---|---|---|---|---|---|")
     s = sorted(secs)
     other = sum(v for k, v in exits.items() if k not in (0, 1, 3))
     print(f"| {len(g)} | {exits[0]} | {exits[1]} | {exits[3]} | {other} | {s[len(s)//2]:.0f}, {s[-1]:.0f} |\n")
-    print("| point | fail | pass | undecided | pairs (mean) |")
-    print("|---|---|---|---|---|")
+    print("| point | fail | pass | undecided | pairs (mean) | change (median of the gates' estimates) |")
+    print("|---|---|---|---|---|---|")
     for k in rows:
         n = sum(rows[k].values())
-        print(f'| {k} | {share(rows[k]["fail"], n)} | {rows[k]["pass"]} | {rows[k]["undecided"]} | {sum(pairs[k])/len(pairs[k]):.1f} |')
+        e = sorted(est[k])
+        print(f'| {k} | {share(rows[k]["fail"], n)} | {rows[k]["pass"]} | {rows[k]["undecided"]} | '
+              f'{sum(pairs[k])/len(pairs[k]):.1f} | {e[len(e)//2]:+.1f}% |')
     print()
 
 def real():

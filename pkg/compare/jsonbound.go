@@ -1,25 +1,43 @@
 package compare
 
-import "math"
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+)
 
-// JSONBound is an end of an interval as the documents write it: null when
-// unbounded (too few runs or pairs for the confidence), since JSON has no
-// infinity.
-func JSONBound(x float64) *float64 {
+// LoBound and HiBound are the lower and upper ends of an interval of a
+// change, in percent, as every document writes them: null when unbounded
+// (too few runs or pairs for the confidence), since JSON has no infinity;
+// null reads back as -Inf for a lower end and +Inf for an upper one.
+type (
+	LoBound float64
+	HiBound float64
+)
+
+// MarshalJSON writes the end, null when unbounded.
+func (b LoBound) MarshalJSON() ([]byte, error) { return boundJSON(float64(b)) }
+
+// UnmarshalJSON reads the end; null is -Inf.
+func (b *LoBound) UnmarshalJSON(p []byte) error { return boundFromJSON(p, (*float64)(b), math.Inf(-1)) }
+
+// MarshalJSON writes the end, null when unbounded.
+func (b HiBound) MarshalJSON() ([]byte, error) { return boundJSON(float64(b)) }
+
+// UnmarshalJSON reads the end; null is +Inf.
+func (b *HiBound) UnmarshalJSON(p []byte) error { return boundFromJSON(p, (*float64)(b), math.Inf(1)) }
+
+func boundJSON(x float64) ([]byte, error) {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil
+		return []byte("null"), nil
 	}
-	return &x
+	return json.Marshal(x)
 }
 
-// BoundFromJSON reads an end written by JSONBound: null is -Inf for a
-// lower end and +Inf for an upper one.
-func BoundFromJSON(p *float64, upper bool) float64 {
-	switch {
-	case p != nil:
-		return *p
-	case upper:
-		return math.Inf(1)
+func boundFromJSON(p []byte, x *float64, unbounded float64) error {
+	if bytes.Equal(bytes.TrimSpace(p), []byte("null")) {
+		*x = unbounded
+		return nil
 	}
-	return math.Inf(-1)
+	return json.Unmarshal(p, x)
 }

@@ -2,7 +2,6 @@ package fabric
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -96,9 +95,9 @@ type Recheck struct {
 	// The change from the reference to the suspect, in percent, at the
 	// last look (+10: the suspect's figures are 10% larger); LoPct and
 	// HiPct are infinite when the pairs are too few for the confidence.
-	EstimatePct float64 `json:"estimate_pct"`
-	LoPct       float64 `json:"lo_pct"`
-	HiPct       float64 `json:"hi_pct"`
+	EstimatePct float64         `json:"estimate_pct"`
+	LoPct       compare.LoBound `json:"lo_pct"`
+	HiPct       compare.HiBound `json:"hi_pct"`
 	// Decision is fail (an outlier), pass (cleared) or undecided.
 	Decision compare.Decision `json:"decision"`
 	// Failed is the pair (the suspect or the reference) whose
@@ -106,32 +105,6 @@ type Recheck struct {
 	// and Error why; nil and "" when none did.
 	Failed *Pair  `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
-}
-
-// MarshalJSON writes an unbounded end of the interval as null: JSON has
-// no infinity.
-func (r Recheck) MarshalJSON() ([]byte, error) {
-	type plain Recheck
-	return json.Marshal(struct {
-		plain
-		LoPct *float64 `json:"lo_pct"`
-		HiPct *float64 `json:"hi_pct"`
-	}{plain(r), compare.JSONBound(r.LoPct), compare.JSONBound(r.HiPct)})
-}
-
-// UnmarshalJSON reads a null end of the interval as unbounded.
-func (r *Recheck) UnmarshalJSON(b []byte) error {
-	type plain Recheck
-	aux := struct {
-		*plain
-		LoPct *float64 `json:"lo_pct"`
-		HiPct *float64 `json:"hi_pct"`
-	}{plain: (*plain)(r)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	r.LoPct, r.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
-	return nil
 }
 
 // Verdict is the suspect's verdict in words: outlier, cleared, undecided,
@@ -195,7 +168,7 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 // pairs, until a look decides or o.MaxPairs. A pair that fails ends it
 // with a last look at the pairs so far (still within the plan's looks).
 func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Threshold, o RecheckOptions, plan compare.Plan, num *int) error {
-	r := &Recheck{LoPct: math.Inf(-1), HiPct: math.Inf(1)}
+	r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1))}
 	s.Recheck = r
 	sus, ref := Pair{Src: s.Src.Rank, Dst: s.Dst.Rank}, Pair{Src: s.Reference.Src.Rank, Dst: s.Reference.Dst.Rank}
 	looked := 0 // pairs at the last look
@@ -251,7 +224,7 @@ func (r *Recheck) look(th compare.Threshold, confidence float64) {
 		return
 	}
 	r.Looks++
-	r.EstimatePct, r.LoPct, r.HiPct = sh.EstimatePct, sh.LoPct, sh.HiPct
+	r.EstimatePct, r.LoPct, r.HiPct = sh.EstimatePct, compare.LoBound(sh.LoPct), compare.HiBound(sh.HiPct)
 	r.Decision = compare.Decide(sh, th)
 }
 
@@ -288,7 +261,7 @@ func recheckText(s *Suspect) string {
 	}
 	t := fmt.Sprintf("re-measured %s beside %d->%d", times(r.Pairs), s.Reference.Src.Rank, s.Reference.Dst.Rank)
 	if r.Looks > 0 {
-		t += ": " + compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(r.LoPct, r.HiPct)
+		t += ": " + compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
 	}
 	if r.Error != "" {
 		t += ", then " + r.Error

@@ -104,7 +104,7 @@ func recheckByHand(t *testing.T, doc *Document) {
 	doc.Recheck = &RecheckSettings{Alpha: o.Alpha, LookEvery: o.LookEvery, MaxPairs: o.MaxPairs, Looks: plan.Looks, Confidence: plan.Confidence()}
 	for i := range doc.Suspects {
 		s := &doc.Suspects[i]
-		r := &Recheck{LoPct: math.Inf(-1), HiPct: math.Inf(1)}
+		r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1))}
 		s.Recheck = r
 		th := compare.Threshold{Metric: compare.Metric{Name: s.Metric}, LimitPct: 20}
 		n, ratio := 12, func(i int) float64 { return 1 + 0.01*float64(i%3) }

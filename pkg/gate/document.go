@@ -94,13 +94,13 @@ type Row struct {
 	BaseMedian      float64 `json:"base_median"`
 	CandidateMedian float64 `json:"candidate_median"`
 	// The change at the last look.
-	EstimatePct float64 `json:"estimate_pct"`
-	LoPct       float64 `json:"lo_pct"`
-	HiPct       float64 `json:"hi_pct"`
+	EstimatePct float64         `json:"estimate_pct"`
+	LoPct       compare.LoBound `json:"lo_pct"`
+	HiPct       compare.HiBound `json:"hi_pct"`
 	// DetectablePct is, for an undecided row, the smallest regression its
 	// pairs would have caught most of the time ([compare.DetectablePct]);
 	// null in JSON when unbounded, absent when decided.
-	DetectablePct float64 `json:"detectable_pct,omitempty"`
+	DetectablePct compare.HiBound `json:"detectable_pct,omitempty"`
 	// PairSeconds is the wall time of the row's pairs, both runs.
 	PairSeconds float64 `json:"pair_seconds"`
 
@@ -112,76 +112,9 @@ type Row struct {
 type Look struct {
 	Pairs       int              `json:"pairs"`
 	EstimatePct float64          `json:"estimate_pct"`
-	LoPct       float64          `json:"lo_pct"`
-	HiPct       float64          `json:"hi_pct"`
+	LoPct       compare.LoBound  `json:"lo_pct"`
+	HiPct       compare.HiBound  `json:"hi_pct"`
 	Decision    compare.Decision `json:"decision"`
-}
-
-// MarshalJSON writes an unbounded end of the interval as null, as every
-// document does (compare.JSONBound).
-func (l Look) MarshalJSON() ([]byte, error) {
-	type plain Look
-	return json.Marshal(struct {
-		plain
-		LoPct *float64 `json:"lo_pct"`
-		HiPct *float64 `json:"hi_pct"`
-	}{plain(l), compare.JSONBound(l.LoPct), compare.JSONBound(l.HiPct)})
-}
-
-// UnmarshalJSON reads a null end of the interval as unbounded.
-func (l *Look) UnmarshalJSON(b []byte) error {
-	type plain Look
-	aux := struct {
-		*plain
-		LoPct *float64 `json:"lo_pct"`
-		HiPct *float64 `json:"hi_pct"`
-	}{plain: (*plain)(l)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	l.LoPct, l.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
-	return nil
-}
-
-// MarshalJSON writes the row's unbounded interval ends and an unbounded
-// detectable change as null.
-func (r Row) MarshalJSON() ([]byte, error) {
-	type plain Row
-	return json.Marshal(struct {
-		plain
-		LoPct         *float64 `json:"lo_pct"`
-		HiPct         *float64 `json:"hi_pct"`
-		DetectablePct *float64 `json:"detectable_pct,omitempty"`
-	}{plain(r), compare.JSONBound(r.LoPct), compare.JSONBound(r.HiPct), detectable(r)})
-}
-
-// UnmarshalJSON reads the row's null ends as unbounded.
-func (r *Row) UnmarshalJSON(b []byte) error {
-	type plain Row
-	aux := struct {
-		*plain
-		LoPct         *float64 `json:"lo_pct"`
-		HiPct         *float64 `json:"hi_pct"`
-		DetectablePct *float64 `json:"detectable_pct"`
-	}{plain: (*plain)(r)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	r.LoPct, r.HiPct = compare.BoundFromJSON(aux.LoPct, false), compare.BoundFromJSON(aux.HiPct, true)
-	r.DetectablePct = 0
-	if r.Decision == compare.Undecided && len(r.Looks) > 0 {
-		r.DetectablePct = compare.BoundFromJSON(aux.DetectablePct, true)
-	}
-	return nil
-}
-
-// detectable is a row's detectable change for JSON: only an undecided
-// row has one, null when unbounded.
-func detectable(r Row) *float64 {
-	if r.Decision != compare.Undecided || len(r.Looks) == 0 {
-		return nil
-	}
-	return compare.JSONBound(r.DetectablePct)
 }
 
 // Label names the row in tables: "write_lat 64 B".

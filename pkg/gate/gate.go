@@ -219,13 +219,14 @@ func (g *Gate) look(doc *Document, plan compare.Plan, n int) error {
 			return fmt.Errorf("%s: %w", r.Label(), err)
 		}
 		d := compare.Decide(s, r.threshold)
-		r.Looks = append(r.Looks, Look{Pairs: len(r.Base), EstimatePct: s.EstimatePct, LoPct: s.LoPct, HiPct: s.HiPct, Decision: d})
+		lo, hi := compare.LoBound(s.LoPct), compare.HiBound(s.HiPct)
+		r.Looks = append(r.Looks, Look{Pairs: len(r.Base), EstimatePct: s.EstimatePct, LoPct: lo, HiPct: hi, Decision: d})
 		r.Decision, r.Pairs = d, len(r.Base)
-		r.EstimatePct, r.LoPct, r.HiPct = s.EstimatePct, s.LoPct, s.HiPct
+		r.EstimatePct, r.LoPct, r.HiPct = s.EstimatePct, lo, hi
 		r.BaseMedian, r.CandidateMedian = median(r.Base), median(r.Candidate)
 		r.DetectablePct = 0
 		if d == compare.Undecided {
-			r.DetectablePct = compare.DetectablePct(s, r.threshold)
+			r.DetectablePct = compare.HiBound(compare.DetectablePct(s, r.threshold))
 		}
 	}
 	return nil

@@ -280,7 +280,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Rows[1].LoPct, d.Rows[1].Looks[0].HiPct = math.Inf(-1), math.Inf(1) // as too few pairs give
+	d.Rows[1].LoPct, d.Rows[1].Looks[0].HiPct = compare.LoBound(math.Inf(-1)), compare.HiBound(math.Inf(1)) // as too few pairs give
 	b, err := d.Encode()
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if !bytes.Equal(b, b2) {
 		t.Fatalf("the document does not read back as written:\n%s\n---\n%s", b, b2)
 	}
-	if !math.IsInf(back.Rows[1].LoPct, -1) || !math.IsInf(back.Rows[1].Looks[0].HiPct, 1) {
+	if !math.IsInf(float64(back.Rows[1].LoPct), -1) || !math.IsInf(float64(back.Rows[1].Looks[0].HiPct), 1) {
 		t.Fatalf("unbounded ends read back as %g and %g", back.Rows[1].LoPct, back.Rows[1].Looks[0].HiPct)
 	}
 	if back.Rows[0].Decision != d.Rows[0].Decision || len(back.Rows[0].Base) != len(d.Rows[0].Base) {

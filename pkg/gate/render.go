@@ -81,7 +81,7 @@ func changeCell(r *Row) string {
 	if len(r.Looks) == 0 {
 		return "-"
 	}
-	return compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(r.LoPct, r.HiPct)
+	return compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
 }
 
 func decisionCell(r *Row) string {
@@ -107,7 +107,7 @@ func Notes(r *Row) []string {
 		n = append(n, fmt.Sprintf("slower: the whole interval is a regression and the estimate is at least half the threshold %s", r.Threshold))
 	case r.Decision == compare.Undecided:
 		det := "no bound yet"
-		if !math.IsInf(r.DetectablePct, 0) && r.DetectablePct < 1e300 {
+		if d := float64(r.DetectablePct); !math.IsInf(d, 0) {
 			det = fmt.Sprintf("about %.1f%%", r.DetectablePct)
 		}
 		n = append(n, fmt.Sprintf("undecided after %d pairs, not \"no regression\": the smallest regression these pairs would catch "+

@@ -223,7 +223,7 @@ func (g *Gate) look(doc *Document, plan compare.Plan, n int) error {
 		r.Looks = append(r.Looks, Look{Pairs: len(r.Base), EstimatePct: s.EstimatePct, LoPct: lo, HiPct: hi, Decision: d})
 		r.Decision, r.Pairs = d, len(r.Base)
 		r.EstimatePct, r.LoPct, r.HiPct = s.EstimatePct, lo, hi
-		r.BaseMedian, r.CandidateMedian = median(r.Base), median(r.Candidate)
+		r.BaseMedian, r.CandidateMedian = compare.Median(r.Base), compare.Median(r.Candidate)
 		r.DetectablePct = 0
 		if d == compare.Undecided {
 			r.DetectablePct = compare.HiBound(compare.DetectablePct(s, r.threshold))
@@ -284,17 +284,4 @@ func (g *Gate) save(doc *Document) {
 	if err := g.Save(doc); err != nil {
 		g.say("gate: could not save the document: %v", err)
 	}
-}
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -69,19 +69,9 @@ func (p *Point) Figure(metric string) (v float64, ok bool) {
 	if len(vals) == 0 {
 		return 0, false
 	}
-	return median(vals), true
+	return compare.Median(vals), true
 }
 
 var latencyPercent = map[string]float64{
 	compare.LatP50.Name: 50, compare.LatP99.Name: 99, compare.LatP99_9.Name: 99.9,
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
 
 // spectrumPercentiles are the percentiles a spectrum shows, each only when
@@ -56,7 +58,7 @@ func SpectrumPoints(p *Point) ([]plot.SpectrumPoint, error) {
 			}
 		}
 		if len(vals) > 0 {
-			v := median(vals)
+			v := compare.Median(vals)
 			if pct.p == 100 {
 				v = maxOf(vals)
 			}

@@ -4,9 +4,8 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/plot"
-
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
 // spectrumPercentiles are the percentiles a spectrum shows, each only when

@@ -70,7 +70,11 @@ func TestGateBadInput(t *testing.T) {
 // row and the gate's line last, and save the document with every pair.
 func TestGateTCPAA(t *testing.T) {
 	dir := t.TempDir()
-	r := run(t, 5*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "10", "--look-every", "10", "--save-dir", dir)
+	// A behaviour test, not a statistical one: a 1% false-alarm budget
+	// would fail it one run in a hundred, so the budget is 0.01% and the
+	// threshold wide.
+	r := run(t, 5*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "10", "--look-every", "10", "--save-dir", dir,
+		"--alpha", "0.0001", "--fail-on", "lat.p50>+50%")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	last := lines[len(lines)-1]
 	if (r.code != 0 && r.code != 3) || !strings.Contains(r.stdout, "| tcp_lat 64 B ") ||

@@ -23,7 +23,7 @@ build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/rdma-bench
 
 vet:
-	@test -z "$$(gofmt -l cmd pkg internal)" || { gofmt -l cmd pkg internal; echo "gofmt needed"; exit 1; }
+	@test -z "$$(gofmt -l cmd pkg internal scripts)" || { gofmt -l cmd pkg internal scripts; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 
 # A missing browser fails the report's browser tests instead of skipping them.

@@ -8,11 +8,15 @@
 //     gate's confidence, paired (per-pair log ratios, signed-rank) and
 //     unpaired (the two sides' runs, Mann-Whitney), over blocks of N
 //     consecutive pairs;
+//
 //   - decide: how often a single look at N pairs fails, passes or is
 //     undecided, by each method, against the thresholds given;
+//
 //   - gate: the whole sequential gate (looks every -look pairs up to -max)
 //     replayed on blocks of consecutive pairs (A/A: false alarms; with a
 //     slowdown: power), with the rows' own thresholds.
+//
+// Usage:
 //
 //	go run scripts/gate-proof/paired.go [-n 10,20,30,40] [-alpha 0.01] [-rows 5] [-look 10] [-max 40] DOC...
 package main

@@ -35,6 +35,8 @@ type Section struct {
 type Table struct {
 	Header []string
 	Rows   [][]string
+	// Notes are printed below the table: what its marks mean.
+	Notes []string
 }
 
 // page is what the template sees.
@@ -109,7 +111,7 @@ func isNumeric(s string) bool {
 	if len(f) == 0 || len(f) > 2 {
 		return false
 	}
-	n := strings.TrimRight(f[0], "%x×")
+	n := strings.TrimRight(f[0], "%x×*")
 	_, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", ""), 64)
 	return err == nil
 }

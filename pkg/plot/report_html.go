@@ -21,6 +21,7 @@ td { white-space: nowrap; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+p.note { font-size: .85em; color: #444; margin: -.8em 0 1.2em; }
 table.meta th { background: none; border: none; color: #555; font-weight: normal; padding-left: 0; }
 table.meta td { border: none; }
 nav ol { margin: .4em 0 1em; padding-left: 1.4em; }
@@ -66,6 +67,9 @@ p.note { margin: .4em 0; }
 {{- end}}
 </tbody>
 </table></div>
+{{- range .Notes}}
+<p class="note">{{.}}</p>
+{{- end}}
 {{- end}}
 </section>
 {{- end}}

@@ -58,19 +58,22 @@ func (c Comparison) Encode(w io.Writer, doc *Document) error {
 			if x != nil && x.Status != "" && x.Status != StatusOK {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: %s: %s", x.Workload, x.SizeBytes, x.Status, x.Reason))
 			}
+			if x != nil && Unclean(cleanOf(x)) {
+				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
+			}
 		}
 	}
 	ew.printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
 	if len(lat) > 0 {
 		ew.printf("\nlatency: half the round trip for write, send and TCP; the full round trip for read and atomics\n")
-		if err := renderComparison(ew, []any{"#bytes", "workload", "p50[usec]", "p99[usec]", "p99.9[usec]",
+		if err := renderComparison(ew, []any{"#bytes", "workload", "samples", "p50[usec]", "p99[usec]", "p99.9[usec]",
 			"baseline", "base p50[usec]", "base p99[usec]", "p50 ratio", "cpu/op[usec]", "base cpu/op[usec]"}, lat); err != nil {
 			return err
 		}
 	}
 	if len(bw) > 0 {
 		ew.printf("\nbandwidth: cpu/GB adds both sides' process CPU\n")
-		if err := renderComparison(ew, []any{"#bytes", "workload", "BW[Gb/s]", "MsgRate[Mpps]", "baseline",
+		if err := renderComparison(ew, []any{"#bytes", "workload", "ops", "BW[Gb/s]", "MsgRate[Mpps]", "baseline",
 			"base BW[Gb/s]", "BW ratio", "cpu/GB[s]", "base cpu/GB[s]", "cpu/GB ratio"}, bw); err != nil {
 			return err
 		}
@@ -113,6 +116,11 @@ func renderComparison(w io.Writer, header []any, rows [][]string) error {
 	if err := tbl.Render(); err != nil {
 		return fmt.Errorf("writing comparison: %w", err)
 	}
+	for _, n := range Footnotes(rows) {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return fmt.Errorf("writing comparison: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -121,7 +129,23 @@ func num[T any](s *T, f func(*T) float64, prec int) string {
 	if s == nil {
 		return "-"
 	}
-	return fixed(f(s), prec)
+	return Figure(f(s), prec)
+}
+
+// pct formats the percentile q of l, marked when l has too few samples.
+func pct(l *LatencyStats, q float64, f func(*LatencyStats) float64) string {
+	if l == nil {
+		return "-"
+	}
+	return Percentile(f(l), q, l.Count, 3)
+}
+
+// samples formats l's sample count.
+func samples(l *LatencyStats) string {
+	if l == nil {
+		return "-"
+	}
+	return Samples(l.Count)
 }
 
 // ratio formats a/b, "-" when either is unknown or b is 0.
@@ -129,7 +153,7 @@ func ratio[T any](a, b *T, f func(*T) float64) string {
 	if a == nil || b == nil || f(b) == 0 {
 		return "-"
 	}
-	return fixed(f(a)/f(b), 2)
+	return Figure(f(a)/f(b), 2)
 }
 
 func p50(l *LatencyStats) float64       { return l.P50US() }
@@ -159,11 +183,11 @@ func latencyComparison(r, base *Result) []string {
 	s, b := Summarize(r), Summarize(base)
 	name := "-"
 	if base != nil {
-		name = base.Workload
+		name = RowName(base.Workload, cleanOf(base))
 	}
-	return []string{strconv.Itoa(r.SizeBytes), r.Workload,
-		num(s.Latency, p50, 3), num(s.Latency, p99, 3), num(s.Latency, p999, 3), name,
-		num(b.Latency, p50, 3), num(b.Latency, p99, 3), ratio(s.Latency, b.Latency, p50),
+	return []string{strconv.Itoa(r.SizeBytes), RowName(r.Workload, cleanOf(r)), samples(s.Latency),
+		num(s.Latency, p50, 3), pct(s.Latency, 99, p99), pct(s.Latency, 99.9, p999), name,
+		num(b.Latency, p50, 3), pct(b.Latency, 99, p99), ratio(s.Latency, b.Latency, p50),
 		num(perOpOf(s.CPULocal), perOpUS, 2), num(perOpOf(b.CPULocal), perOpUS, 2)}
 }
 
@@ -171,9 +195,9 @@ func bandwidthComparison(r, base *Result) []string {
 	s, b := Summarize(r), Summarize(base)
 	name := "-"
 	if base != nil {
-		name = base.Workload
+		name = RowName(base.Workload, cleanOf(base))
 	}
-	return []string{strconv.Itoa(r.SizeBytes), r.Workload,
+	return []string{strconv.Itoa(r.SizeBytes), RowName(r.Workload, cleanOf(r)), strconv.FormatUint(r.Ops, 10),
 		num(s.Bandwidth, bwGbps, 3), num(s.Bandwidth, msgRate, 4), name,
 		num(b.Bandwidth, bwGbps, 3), ratio(s.Bandwidth, b.Bandwidth, bwGbps),
 		num(perGBOf(s.CPUTotal), perGBS, 3), num(perGBOf(b.CPUTotal), perGBS, 3),

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -34,9 +35,15 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 			ew.printf("\n")
 		}
 		n++
-		ew.printf("# workload=%s transport=%s completion=%s size_bytes=%d samples=%d out_of_range=%d source=%s unit=us\n",
-			orDash(r.Workload), orDash(r.Transport), orDash(r.Completion), r.SizeBytes,
-			h.TotalCount(), outOfRange, source)
+		ew.printf("# workload=%s transport=%s completion=%s size_bytes=%d rate=%d runs=%d started_at=%s samples=%d out_of_range=%d source=%s unit=us\n",
+			orDash(r.Workload), orDash(r.Transport), orDash(r.Completion), r.SizeBytes, r.Rate, max(1, len(r.Runs)),
+			doc.StartedAt.UTC().Format(time.RFC3339), h.TotalCount(), outOfRange, source)
+		if r.Status != "" && r.Status != StatusOK {
+			ew.printf("# %s: %s\n", r.Status, r.Reason)
+		}
+		if Unclean(cleanOf(r)) {
+			ew.printf("# not clean: %s\n", r.Counters.Verdict)
+		}
 		if l := Summarize(r).Latency; l != nil && (l.Exact || (r.Moments != nil && r.Moments.Count > 0)) {
 			ew.printf("# exact: min=%s max=%s mean=%s stdev=%s us (the #[...] footer is at histogram precision)\n",
 				exact(l.MinUS()), exact(l.MaxUS()), exact(l.MeanUS()), exact(l.StdevUS()))

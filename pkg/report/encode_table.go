@@ -82,6 +82,7 @@ func renderGroup(w io.Writer, g *group) error {
 		header = rated(header, g.latency)
 	}
 	tbl.Header(header...)
+	var rows [][]string
 	for i, r := range g.results {
 		row := bandwidthRow(r, g.sums[i])
 		if g.latency {
@@ -93,8 +94,17 @@ func renderGroup(w io.Writer, g *group) error {
 		if err := tbl.Append(row); err != nil {
 			return err
 		}
+		rows = append(rows, row)
 	}
-	return tbl.Render()
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	for _, n := range Footnotes(rows) {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rated is a header with the rate columns after #bytes: the offered rate,
@@ -138,12 +148,13 @@ func rowName(g *group, r *Result) string {
 }
 
 func latencyRow(r *Result, s Summary) []string {
-	row := []string{strconv.Itoa(r.SizeBytes), strconv.FormatInt(iterationsShown(r, s), 10)}
+	row := []string{RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
 	if l := s.Latency; l != nil {
 		row = append(row,
-			fixed(l.MinUS(), 3), fixed(l.P50US(), 3), fixed(l.P90US(), 3),
-			fixed(l.P99US(), 3), fixed(l.P99_9US(), 3), fixed(l.P99_99US(), 3),
-			fixed(l.MaxUS(), 3), fixed(l.MeanUS(), 4), fixed(l.StdevUS(), 4))
+			Figure(l.MinUS(), 3), Figure(l.P50US(), 3), Percentile(l.P90US(), 90, l.Count, 3),
+			Percentile(l.P99US(), 99, l.Count, 3), Percentile(l.P99_9US(), 99.9, l.Count, 3),
+			Percentile(l.P99_99US(), 99.99, l.Count, 3),
+			Figure(l.MaxUS(), 3), Figure(l.MeanUS(), 4), Figure(l.StdevUS(), 4))
 	} else {
 		for range 9 {
 			row = append(row, "-")
@@ -153,13 +164,13 @@ func latencyRow(r *Result, s Summary) []string {
 }
 
 func bandwidthRow(r *Result, s Summary) []string {
-	row := []string{strconv.Itoa(r.SizeBytes), strconv.FormatInt(iterationsShown(r, s), 10)}
+	row := []string{RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
 	if b := s.Bandwidth; b != nil {
 		peak := "-"
 		if b.PeakGbps > 0 {
-			peak = fixed(b.PeakGbps, 2)
+			peak = Figure(b.PeakGbps, 2)
 		}
-		row = append(row, peak, fixed(b.BwGbps, 2), fixed(b.BwMiBps, 2), fixed(b.MsgRateMpps, 4))
+		row = append(row, peak, Figure(b.BwGbps, 2), Figure(b.BwMiBps, 2), Figure(b.MsgRateMpps, 4))
 	} else {
 		row = append(row, "-", "-", "-", "-")
 	}
@@ -170,14 +181,14 @@ func pctCore(c *CPUCost) string {
 	if c == nil {
 		return "-"
 	}
-	return fixed(c.Usage.ProcessPctOfCore, 1)
+	return Figure(c.Usage.ProcessPctOfCore, 1)
 }
 
 func perGB(c *CPUCost) string {
 	if c == nil || !c.HasPerGB {
 		return "-"
 	}
-	return fixed(c.SecondsPerGB, 4)
+	return Figure(c.SecondsPerGB, 4)
 }
 
 // writeNotes tells, below a table, how far its figures can be trusted,

@@ -39,10 +39,11 @@ func groupResults(results []*Result) []*group {
 }
 
 // groupKey identifies the group of r: its parameters without size,
-// iterations and rate, and whether it is tabulated as latency.
+// iterations, rate and warm-up (capped per size in duration mode, so a
+// -D sweep is one table), and whether it is tabulated as latency.
 func groupKey(r *Result) string {
 	p := r.Params
-	p.SizeBytes, p.Iterations, p.Rate = 0, 0, 0
+	p.SizeBytes, p.Iterations, p.Rate, p.Warmup = 0, 0, 0, 0
 	b, err := json.Marshal(p) // maps marshal in key order: deterministic
 	if err != nil {
 		return fmt.Sprintf("%p", r) // cannot happen for plain data; own group
@@ -71,7 +72,7 @@ func groupTitle(g *group) string {
 	if p.DurationS > 0 {
 		add("duration_s", strconv.FormatFloat(p.DurationS, 'f', -1, 64))
 	}
-	add("warmup", p.Warmup)
+	add("warmup", warmups(g))
 	addSet("qps", p.QPs)
 	addSet("threads", p.Threads)
 	addSet("tx_depth", p.TxDepth)
@@ -110,6 +111,18 @@ func groupTitle(g *group) string {
 		add(k, p.Extra[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// warmups is the group's warm-up, or its range when the sizes differ.
+func warmups(g *group) string {
+	lo, hi := g.first.Warmup, g.first.Warmup
+	for _, r := range g.results {
+		lo, hi = min(lo, r.Warmup), max(hi, r.Warmup)
+	}
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d..%d (per size; see the JSON)", lo, hi)
 }
 
 func orDash(s string) string {

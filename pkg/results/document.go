@@ -98,6 +98,16 @@ type Figures struct {
 	// Clean is false when the port counters say a retransmission or an
 	// error happened; nil when the document does not say.
 	Clean *bool `json:"clean"`
+	// Ops is the operations measured; Samples the latency samples.
+	Ops     uint64 `json:"ops"`
+	Samples int64  `json:"samples"`
+	// Counters say which counters moved.
+	Counters *Counters `json:"counters"`
+}
+
+// Counters is what the port counters read around a run say of it.
+type Counters struct {
+	Verdict string `json:"verdict"`
 }
 
 // Run is one repetition of a point.

@@ -7,14 +7,15 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // LatencyTable tabulates a side's latency points as rdma-bench's table
 // output does, one row per document holding the point: its merged
 // figures (microseconds, 3 decimals), CPU per operation of both sides and
-// status.
+// status, with the table output's marks and their footnotes.
 func LatencyTable(s *Side) plot.Table {
-	t := plot.Table{Header: []string{"point", "runs", "#iterations", "t_min[usec]", "t_typical(p50)[usec]", "t_p90[usec]",
+	t := plot.Table{Header: []string{"point", "runs", "#iterations", "samples", "t_min[usec]", "t_typical(p50)[usec]", "t_p90[usec]",
 		"t_p99[usec]", "t_p99.9[usec]", "t_p99.99[usec]", "t_max[usec]", "t_avg[usec]", "t_stdev[usec]", "cpu/op[usec]", "status"}}
 	names := Names(s.Points)
 	for i, p := range s.Points {
@@ -26,11 +27,14 @@ func LatencyTable(s *Side) plot.Table {
 			if l == nil {
 				l = &Latency{}
 			}
-			t.Rows = append(t.Rows, []string{rowName(names[i], p, j), strconv.Itoa(len(r.Runs)), strconv.Itoa(r.Iterations),
-				num(l.Min, 3), num(l.P50, 3), num(l.P90, 3), num(l.P99, 3), num(l.P99_9, 3), num(l.P99_99, 3), num(l.Max, 3),
-				num(l.Mean, 4), num(l.Stdev, 4), num(r.CPUUSPerOp.Both(), 2), status(r)})
+			n := r.Samples
+			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
+				report.Count(r.Iterations, r.Ops), report.Samples(n),
+				num(l.Min, 3), num(l.P50, 3), pct(l.P90, 90, n), pct(l.P99, 99, n), pct(l.P99_9, 99.9, n), pct(l.P99_99, 99.99, n),
+				num(l.Max, 3), num(l.Mean, 4), num(l.Stdev, 4), num(r.CPUUSPerOp.Both(), 2), status(r)})
 		}
 	}
+	t.Notes = report.Footnotes(t.Rows)
 	return t
 }
 
@@ -45,10 +49,12 @@ func BandwidthTable(s *Side) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
-			t.Rows = append(t.Rows, []string{rowName(names[i], p, j), strconv.Itoa(len(r.Runs)), strconv.Itoa(r.Iterations),
+			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
+				report.Count(r.Iterations, r.Ops),
 				num(r.BwPeakGbps, 3), num(r.BwGbps, 3), num(r.MsgRateMpps, 4), num(r.CPUSPerGB.Both(), 3), status(r)})
 		}
 	}
+	t.Notes = report.Footnotes(t.Rows)
 	return t
 }
 
@@ -60,22 +66,36 @@ func rowName(name string, p *Point, j int) string {
 	return name + " (" + filepath.Base(p.Docs[j].Path) + ")"
 }
 
+// status is a row's status, and what its counters said when they moved.
 func status(r *Result) string {
-	if r.Status == "" || r.Status == StatusOK {
-		return StatusOK
+	out := StatusOK
+	if r.Status != "" && r.Status != StatusOK {
+		out = r.Status
+		if r.Reason != "" {
+			out += ": " + r.Reason
+		}
 	}
-	if r.Reason != "" {
-		return r.Status + ": " + r.Reason
+	if report.Unclean(r.Clean) && r.Counters != nil && r.Counters.Verdict != "" {
+		out += "; counters: " + r.Counters.Verdict
 	}
-	return r.Status
+	return out
 }
 
-// num formats a figure with prec decimals; "-" when null.
+// num formats a figure with prec decimals (more rather than round it to
+// zero); "-" when null.
 func num(v *float64, prec int) string {
 	if v == nil {
 		return "-"
 	}
-	return strconv.FormatFloat(*v, 'f', prec, 64)
+	return report.Figure(*v, prec)
+}
+
+// pct formats the percentile q of n samples, marked when n is too few.
+func pct(v *float64, q float64, n int64) string {
+	if v == nil {
+		return "-"
+	}
+	return report.Percentile(*v, q, n, 3)
 }
 
 // ComparisonTable tabulates gate rows with compare's own columns and

@@ -1,6 +1,9 @@
 package results
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,16 +20,60 @@ func TestTables(t *testing.T) {
 		got = append(got, strings.Join(r, "|"))
 	}
 	want := []string{
-		"write_lat RC poll 64 B (a.json)|3|1000|1.890|2.100|2.625|3.150|4.200|6.300|6.300|2.2050|0.2000|1.60|ok",
-		"write_lat RC poll 64 B (b.json)|1|1000|2.070|2.300|2.875|3.450|4.600|6.900|6.900|2.4150|0.2000|1.80|ok",
-		"tcp_lat TCP poll 64 B|3|1000|9.900|11.000|13.750|16.500|22.000|33.000|33.000|11.5500|0.2000|5.00|ok",
+		"write_lat RC poll 64 B (a.json)|3|1000|3000|1.890|2.100|2.625|3.150|4.200|6.300*|6.300|2.2050|0.2000|1.60|ok",
+		"write_lat RC poll 64 B (b.json)|1|1000|1000|2.070|2.300|2.875|3.450|4.600|6.900*|6.900|2.4150|0.2000|1.80|ok",
+		"tcp_lat TCP poll 64 B|3|1000|3000|9.900|11.000|13.750|16.500|22.000|33.000*|33.000|11.5500|0.2000|5.00|ok",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("latency rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if n := LatencyTable(s).Notes; len(n) != 1 || !strings.HasPrefix(n[0], "* ") {
+		t.Errorf("latency notes %q, want the thin-percentile note", n)
+	}
 	bw := BandwidthTable(s).Rows
 	if len(bw) != 1 || strings.Join(bw[0], "|") != "write_bw RC poll 64 KiB|3|5000|10.010|9.100|0.0174|0.500|ok" {
 		t.Errorf("bandwidth rows %q", bw)
+	}
+}
+
+// TestTablesCaveats: a duration-mode point shows its operations, not 0
+// iterations; a run the counters call not clean is marked, with the note
+// and the counters that moved; a percentile from too few samples is
+// marked; no figure rounds to zero.
+func TestTablesCaveats(t *testing.T) {
+	raw, err := os.ReadFile("testdata/base/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range doc["results"].([]any) {
+		m := r.(map[string]any)
+		m["iterations"], m["ops"], m["samples"], m["clean"] = 0, 18, 18, false
+		m["counters"] = map[string]any{"clean": false, "verdict": "client: not clean: duplicate_request +3 packets"}
+		m["msg_rate_mpps"] = 0.000105
+		delete(m, "runs")
+	}
+	dir := t.TempDir()
+	out, _ := json.Marshal(doc)
+	if err := os.WriteFile(filepath.Join(dir, "d.json"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := loadSides(t, dir)[0]
+	lat := LatencyTable(s)
+	row := strings.Join(lat.Rows[0], "|")
+	if !strings.HasPrefix(row, "write_lat RC poll 64 B !|1|18|18|") || !strings.Contains(row, "|4.200*|") ||
+		!strings.HasSuffix(row, "|ok; counters: client: not clean: duplicate_request +3 packets") {
+		t.Errorf("latency row %s", row)
+	}
+	if len(lat.Notes) != 2 || !strings.HasPrefix(lat.Notes[0], "! not clean") || !strings.HasPrefix(lat.Notes[1], "* ") {
+		t.Errorf("latency notes %q", lat.Notes)
+	}
+	bw := strings.Join(BandwidthTable(s).Rows[0], "|")
+	if !strings.Contains(bw, "|0.000105|") {
+		t.Errorf("bandwidth row %s: want the message rate with 3 significant digits", bw)
 	}
 }
 

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The rules every view of a result follows (the run and suite tables, the
+// HTML report's tables, hgrm): how a figure is written, and which caveats
+// mark it. Written once here; the views call these.
+
+// Figure formats v with prec decimals, or with as many more as a nonzero
+// figure needs to keep three significant digits: no figure rounds to zero
+// (2 B of bandwidth is 0.000478 Gb/s, not 0.000).
+func Figure(v float64, prec int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= math.Pow(10, 1-float64(prec)) {
+		return strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	// Two significant digits or fewer at prec decimals: show three.
+	digits := 2 - int(math.Floor(math.Log10(math.Abs(v))))
+	return strconv.FormatFloat(v, 'f', max(digits, prec), 64)
+}
+
+// MinSamples is how many samples the percentile q (such as 99.9) needs
+// before it is more than the largest sample: 100 for p99, 1,000 for
+// p99.9, 10,000 for p99.99.
+func MinSamples(q float64) int64 {
+	if q >= 100 {
+		return math.MaxInt64
+	}
+	return int64(math.Ceil(100/(100-q) - 1e-9))
+}
+
+// Thin tells whether the percentile q from n samples is beyond what n
+// samples resolve: it is then the largest sample, or near it.
+func Thin(q float64, n int64) bool { return n > 0 && n < MinSamples(q) }
+
+// The marks of a cell, explained below every table that has them.
+const (
+	// ThinMark follows a percentile from fewer samples than it needs.
+	ThinMark = "*"
+	// UncleanMark follows the name of a row whose run was not clean.
+	UncleanMark = "!"
+)
+
+// ThinNote explains [ThinMark].
+const ThinNote = ThinMark + " a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it"
+
+// UncleanNote explains [UncleanMark]; the notes that follow name the
+// counters that moved.
+const UncleanNote = UncleanMark + " not clean: the device's error counters moved during the run (retransmissions, drops): its figures include the recovery"
+
+// Percentile formats the percentile q of n samples, v microseconds, with
+// prec decimals, marked when n is too few for q.
+func Percentile(v float64, q float64, n int64, prec int) string {
+	s := Figure(v, prec)
+	if Thin(q, n) {
+		s += ThinMark
+	}
+	return s
+}
+
+// Unclean tells whether a result's counters say its run was not clean
+// (false when they were not read).
+func Unclean(clean *bool) bool { return clean != nil && !*clean }
+
+// RowName is a row's first cell, marked when its run was not clean.
+func RowName(name string, clean *bool) string {
+	if Unclean(clean) {
+		return name + " " + UncleanMark
+	}
+	return name
+}
+
+// Footnotes are the explanations of the marks the cells of a table use,
+// one line each, in the order of the marks.
+func Footnotes(cells [][]string) []string {
+	var thin, unclean bool
+	for _, row := range cells {
+		for _, c := range row {
+			thin = thin || strings.HasSuffix(c, ThinMark)
+			unclean = unclean || strings.HasSuffix(c, " "+UncleanMark)
+		}
+	}
+	var out []string
+	if unclean {
+		out = append(out, UncleanNote)
+	}
+	if thin {
+		out = append(out, ThinNote)
+	}
+	return out
+}
+
+// Count is the iteration count a view shows: the iterations asked for,
+// or the operations measured in duration mode (where iterations are 0).
+func Count(iterations int, ops uint64) string {
+	if iterations > 0 {
+		return strconv.Itoa(iterations)
+	}
+	return strconv.FormatUint(ops, 10)
+}
+
+// Samples formats a latency sample count, "-" when there is none.
+func Samples(n int64) string {
+	if n <= 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
+
+// cleanOf is what r's counters say of its run: nil when they were not
+// read.
+func cleanOf(r *Result) *bool {
+	if r == nil || r.Counters == nil {
+		return nil
+	}
+	return r.Counters.Clean
+}

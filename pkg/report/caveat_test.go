@@ -1,0 +1,67 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFigure: the decimals asked for, or more so that a nonzero figure
+// keeps three significant digits; zero stays zero.
+func TestFigure(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{
+		{0, 3, "0.000"}, {1.5, 3, "1.500"}, {0.0123, 3, "0.012"}, {0.000478, 3, "0.000478"},
+		{0.0001049, 4, "0.000105"}, {0.0005, 4, "0.000500"}, {-0.0004, 2, "-0.000400"},
+		{12345.678, 2, "12345.68"}, {0.004, 1, "0.00400"},
+	} {
+		if got := Figure(c.v, c.prec); got != c.want {
+			t.Errorf("Figure(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+}
+
+// TestThin: p99 needs 100 samples, p99.9 1,000, p99.99 10,000; the
+// mark and its footnote follow.
+func TestThin(t *testing.T) {
+	for q, n := range map[float64]int64{90: 10, 99: 100, 99.9: 1000, 99.99: 10000} {
+		if MinSamples(q) != n || !Thin(q, n-1) || Thin(q, n) {
+			t.Errorf("p%v: MinSamples %d, want %d; thin below it only", q, MinSamples(q), n)
+		}
+	}
+	if Thin(99, 0) {
+		t.Error("no samples: no percentile to mark")
+	}
+	got := Percentile(16718.356, 99.9, 18, 3)
+	if got != "16718.356"+ThinMark {
+		t.Errorf("Percentile = %q", got)
+	}
+	f := false
+	notes := Footnotes([][]string{{RowName("write_lat", &f), got}})
+	if len(notes) != 2 || notes[0] != UncleanNote || notes[1] != ThinNote {
+		t.Errorf("footnotes %q", notes)
+	}
+	tr := true
+	if RowName("x", &tr) != "x" || RowName("x", nil) != "x" || len(Footnotes([][]string{{"1.0", "x"}})) != 0 {
+		t.Error("a clean or unread row and plain cells take no mark")
+	}
+	if !strings.HasPrefix(ThinNote, ThinMark+" ") || !strings.HasPrefix(UncleanNote, UncleanMark+" ") {
+		t.Error("each note starts with its mark")
+	}
+}
+
+// TestSweepOneTable: sizes whose warm-up was capped differently (a -D
+// sweep) share one table, whose title gives the range.
+func TestSweepOneTable(t *testing.T) {
+	a := &Result{Params: Params{Workload: "write_lat", SizeBytes: 2, Warmup: 1000, DurationS: 1}, Kind: Latency}
+	b := &Result{Params: Params{Workload: "write_lat", SizeBytes: 1 << 20, Warmup: 20, DurationS: 1}, Kind: Latency}
+	g := groupResults([]*Result{a, b})
+	if len(g) != 1 {
+		t.Fatalf("%d groups, want 1", len(g))
+	}
+	if title := groupTitle(g[0]); !strings.Contains(title, "warmup=20..1000") {
+		t.Errorf("title %q: want the warm-up range", title)
+	}
+}

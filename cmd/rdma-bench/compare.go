@@ -204,7 +204,7 @@ func loadSides(baseLabel, label string, args []string) (*sides, error) {
 		if len(args) == 0 {
 			return nil, usageError("name the documents to pick the labels from: files, directories or glob patterns")
 		}
-		docs, err := results.Load(args...)
+		docs, err := loadDocs(args...)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -221,10 +221,10 @@ func loadSides(baseLabel, label string, args []string) (*sides, error) {
 		return nil, usageError("want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got %d argument(s)", len(args))
 	}
 	var err error
-	if s.base, err = results.Load(args[0]); err != nil {
+	if s.base, err = loadDocs(args[0]); err != nil {
 		return nil, usageError("base: %v", err)
 	}
-	if s.new, err = results.Load(args[1]); err != nil {
+	if s.new, err = loadDocs(args[1]); err != nil {
 		return nil, usageError("new: %v", err)
 	}
 	s.baseName, s.newName = results.SideName(args[0], s.base), results.SideName(args[1], s.new)

@@ -140,7 +140,7 @@ func comparisonSection(f compareFlags, bases, paths []string, docs []*results.Do
 	if err != nil {
 		return plot.Section{}, usageError("--fail-on: %v", err)
 	}
-	base, err := results.Load(bases...)
+	base, err := loadDocs(bases...)
 	if err != nil {
 		return plot.Section{}, usageError("--base: %v", err)
 	}

@@ -32,7 +32,7 @@ func addChartFlags(fs *pflag.FlagSet, c *chartFlags) {
 
 // sidesOf loads documents and splits them into sides by label.
 func (c chartFlags) sidesOf(paths []string) ([]*results.Document, []*results.Side, error) {
-	docs, err := results.Load(paths...)
+	docs, err := loadDocs(paths...)
 	if err != nil {
 		return nil, nil, usageError("%v", err)
 	}
@@ -147,4 +147,11 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// loadDocs loads the run documents that paths name, with a note on
+// standard error for each document of another kind (a fabric sweep's)
+// that a directory or a pattern held and that was left out.
+func loadDocs(paths ...string) ([]*results.Document, error) {
+	return results.LoadNoting(func(s string) { fmt.Fprintln(os.Stderr, "note: "+s) }, paths...)
 }

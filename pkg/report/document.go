@@ -14,6 +14,10 @@ import (
 // meaning; adding keys does not change it.
 const SchemaVersion = 2
 
+// DocumentKind is the kind of the documents run and suite save; fabric
+// and gate documents name their own.
+const DocumentKind = "run"
+
 // Document is everything one invocation reports: the context and every
 // result of the run (every size of a sweep).
 type Document struct {

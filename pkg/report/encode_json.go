@@ -15,6 +15,7 @@ type jsonEncoder struct{}
 
 type jsonDocument struct {
 	SchemaVersion int            `json:"schema_version"`
+	Kind          string         `json:"kind"`
 	Tool          Tool           `json:"tool"`
 	Host          Host           `json:"host"`
 	Device        *Device        `json:"device,omitempty"`
@@ -143,6 +144,7 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 	}
 	jd := jsonDocument{
 		SchemaVersion: SchemaVersion,
+		Kind:          DocumentKind,
 		Tool:          doc.Tool,
 		Host:          doc.Host,
 		Device:        doc.Device,

@@ -12,6 +12,9 @@ import (
 // SchemaVersion is the only schema_version this package reads.
 const SchemaVersion = 2
 
+// KindRun is the kind of the documents of run and suite.
+const KindRun = "run"
+
 // ToolName is the tool.name of an rdma-bench document.
 const ToolName = "rdma-bench"
 

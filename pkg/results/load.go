@@ -23,6 +23,14 @@ import (
 // twice is read once. The documents come back in the order found; an
 // error names the file and what was wrong in it.
 func Load(paths ...string) ([]*Document, error) {
+	return LoadNoting(nil, paths...)
+}
+
+// LoadNoting is [Load], which leaves out a document of another kind (a
+// fabric or gate document) that a directory or a pattern finds; note, if
+// not nil, is told of each. A document of another kind that the user
+// named is an error.
+func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no documents named: want files, directories or glob patterns")
 	}
@@ -51,12 +59,30 @@ func Load(paths ...string) ([]*Document, error) {
 			read = infile.Read
 		}
 		d, err := readDoc(f.path, read)
+		var other *OtherKindError
+		if !f.named && errors.As(err, &other) {
+			if note != nil {
+				note(fmt.Sprintf("%s: left out: %s", safetext.Escape(f.path), other.Error()))
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		docs = append(docs, d)
 	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("%s: no run or suite document among the %d found", strings.Join(paths, " "), len(files))
+	}
 	return docs, nil
+}
+
+// OtherKindError is a document of rdma-bench that is not a run's: a
+// fabric sweep's or a gate's.
+type OtherKindError struct{ Kind string }
+
+func (e *OtherKindError) Error() string {
+	return fmt.Sprintf("a %s document: compare, plot and report read the documents of run and suite (rdma-bench %s has its own outputs)", e.Kind, e.Kind)
 }
 
 // found is a file to read; named if the user named it rather than a
@@ -204,9 +230,35 @@ func Parse(b []byte) (*Document, error) {
 	return &d, nil
 }
 
+// checkKind refuses a document of rdma-bench that is not a run's: one
+// whose kind is not "run" (documents from before the kind key are runs),
+// or a fabric document from before it had a kind (its tool is a string).
+func checkKind(top map[string]json.RawMessage) error {
+	if raw, ok := top["kind"]; ok {
+		var k string
+		if err := json.Unmarshal(raw, &k); err != nil {
+			return fmt.Errorf("kind %s: want a string such as %q", safetext.Escape(string(raw)), KindRun)
+		}
+		if k != KindRun {
+			return &OtherKindError{Kind: safetext.Escape(k)}
+		}
+		return nil
+	}
+	var tool string
+	if json.Unmarshal(top["tool"], &tool) == nil && tool == ToolName {
+		if _, ok := top["pairs"]; ok {
+			return &OtherKindError{Kind: "fabric"}
+		}
+	}
+	return nil
+}
+
 // checkHeader refuses what is not an rdma-bench document of the schema
 // this package reads, before the rest is decoded.
 func checkHeader(top map[string]json.RawMessage) error {
+	if err := checkKind(top); err != nil {
+		return err
+	}
 	var tool struct {
 		Name any `json:"name"`
 	}

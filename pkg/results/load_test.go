@@ -1,6 +1,7 @@
 package results
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -208,5 +209,46 @@ func TestShortRepeatRefused(t *testing.T) {
 	}
 	if _, err := Pool(docs, Options{AllowPartial: true}); err != nil {
 		t.Errorf("short repeat allowed: %v", err)
+	}
+}
+
+// TestLoadOtherKinds: a fabric document (today's, with a kind, and one
+// from before, whose tool is a string) and a gate document in a directory
+// are left out with a note naming each; named, each is refused; a
+// directory with no run document is an error.
+func TestLoadOtherKinds(t *testing.T) {
+	dir := t.TempDir()
+	run, err := os.ReadFile("testdata/base/a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"a.json":       string(run),
+		"fabric.json":  `{"tool": "rdma-bench", "version": "devel", "pairs": []}`,
+		"fabric2.json": `{"kind": "fabric", "schema_version": 1, "tool": {"name": "rdma-bench"}}`,
+		"gate.json":    `{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}}`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var notes []string
+	docs, err := LoadNoting(func(s string) { notes = append(notes, s) }, dir)
+	if err != nil || len(docs) != 1 || !strings.HasSuffix(docs[0].Path, "a.json") {
+		t.Fatalf("LoadNoting(dir) = %d docs, %v; want a.json only", len(docs), err)
+	}
+	if len(notes) != 3 || !strings.Contains(notes[0], "fabric.json: left out: a fabric document") ||
+		!strings.Contains(notes[1], "fabric2.json: left out: a fabric document") || !strings.Contains(notes[2], "gate.json: left out: a gate document") {
+		t.Errorf("notes %q", notes)
+	}
+	if _, err := Load(filepath.Join(dir, "fabric.json")); err == nil || !strings.Contains(err.Error(), "a fabric document: compare, plot and report read the documents of run and suite") {
+		t.Errorf("named fabric document: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "a.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "no run or suite document among the 3 found") {
+		t.Errorf("directory of other kinds: %v", err)
 	}
 }

@@ -92,7 +92,7 @@ func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool, runs
 		need := r.Memory(true, runs)
 		if at.loopback {
 			srv := r.Memory(false, 1)
-			need.Pinned, need.Total = need.Pinned+srv.Pinned, need.Total+srv.Total
+			need.Pinned, need.Total, need.HugePages = need.Pinned+srv.Pinned, need.Total+srv.Total, need.HugePages+srv.HugePages
 		}
 		if err := b.local.CheckMemory(need, "client"); err != nil {
 			return out, usageError("%s %d bytes: %v", r.Workload, r.Size, err)

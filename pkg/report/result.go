@@ -53,6 +53,9 @@ type Params struct {
 	// Rate is the offered rate of an open loop (or a bandwidth run's
 	// rate limit), in operations per second; 0 for a closed loop.
 	Rate int `json:"rate"`
+	// PageBytes is the size of the pages behind the registered buffers
+	// (2 MiB with --use-hugepages); 0 for TCP.
+	PageBytes int `json:"page_bytes,omitempty"`
 	// GIDIndex is the GID table index used for addressing.
 	GIDIndex int `json:"gid_index"`
 	// Device is the local device name, e.g. "mlx5_0"; empty for TCP.

@@ -10,9 +10,9 @@ import (
 // change what is measured: two results differing in one of them are
 // different points.
 var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bidir", "cq_mod",
-	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate"}
+	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate", "page_bytes"}
 
-const nIdentity = 13
+const nIdentity = 14
 
 // IgnorableParams are the parameters a comparison can be told to ignore
 // (compare --ignore-param): the completion mode (poll or event), then
@@ -20,8 +20,9 @@ const nIdentity = 13
 var IgnorableParams = append([]string{"completion"}, IdentityParams...)
 
 // absentParams are the values of parameters a document may lack (one
-// written before they existed): switches are off, there is no rate.
-var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
+// written before they existed): switches are off, there is no rate, the
+// pages are the system's (4 KiB; TCP results have none either).
+var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0", "page_bytes": "4096"}
 
 // Key is a point's identity: the workload, transport, completion and size
 // and the values of IdentityParams, in that order, in [Result.Param]'s

@@ -60,7 +60,8 @@ const (
 // Buffer is page-aligned memory outside the Go heap (an anonymous mapping),
 // so the NIC and C code may hold pointers into it.
 type Buffer struct {
-	mem []byte
+	mem    []byte
+	mapped int // the mapping's length when it is of huge pages, else 0
 }
 
 // NewBuffer maps size bytes of zeroed, page-aligned memory.
@@ -95,7 +96,11 @@ func (b *Buffer) Close() error {
 	}
 	runtime.SetFinalizer(b, nil)
 	pg := unix.Getpagesize()
-	full := unsafe.Slice(&b.mem[0], (cap(b.mem)+pg-1)/pg*pg)
+	n := (cap(b.mem) + pg - 1) / pg * pg
+	if b.mapped > 0 {
+		n = b.mapped
+	}
+	full := unsafe.Slice(&b.mem[0], n)
 	b.mem = nil
 	if err := unix.Munmap(full); err != nil {
 		return fmt.Errorf("unmapping buffer: %w", err)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // engineSampleBytes is what one RDMA engine's sample buffers take: 64 Ki
@@ -25,6 +27,9 @@ const (
 // includes it.
 type Memory struct {
 	Pinned, Total uint64
+	// HugePages is the 2 MiB pages the registered buffers take with
+	// --use-hugepages, else 0.
+	HugePages int64
 }
 
 // Memory estimates what a side of s (resolved) allocates: the
@@ -39,7 +44,12 @@ func (s Spec) Memory(client bool, runs int) Memory {
 		if s.Transport == "UD" {
 			grh = udGRH
 		}
-		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(s.slots()) * uint64(roundUp(s.Size+grh, 64))
+		region := s.slots() * roundUp(s.Size+grh, 64)
+		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(region)
+		if s.HugePages {
+			m.HugePages = int64(max(s.QPs, 1)) * 2 * verbs.HugePagesFor(region)
+			m.Pinned = uint64(m.HugePages) * verbs.HugePageBytes
+		}
 		m.Total = m.Pinned + uint64(s.threads())*engineSampleBytes
 	} else {
 		m.Total = 2*uint64(s.Size) + sockSampleBytes
@@ -67,6 +77,11 @@ func (l Local) CheckMemory(need Memory, who string) error {
 	if total > 0 && need.Total > total {
 		return fmt.Errorf("the run needs %s of memory on the %s, above %s (%s): lower -s, -q or -n (-D keeps latency in bounded memory)",
 			mib(need.Total), who, mib(total), what)
+	}
+	if need.HugePages > 0 {
+		if err := verbs.CheckHugePages(need.HugePages); err != nil {
+			return fmt.Errorf("on the %s: %w", who, err)
+		}
 	}
 	var rl unix.Rlimit
 	if need.Pinned > 0 && unix.Getrlimit(unix.RLIMIT_MEMLOCK, &rl) == nil && rl.Cur != unix.RLIM_INFINITY && need.Pinned > rl.Cur {

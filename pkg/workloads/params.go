@@ -85,6 +85,9 @@ var params = []*Param{
 		Usage: "pattern the payloads and check every byte after the run", field: func(s *Spec) any { return &s.Validate }},
 	{Key: "rdma_cm", Flag: "rdma-cm", Short: "R", kind: kindBool, applies: rdma,
 		Usage: "connect queue pairs with rdma_cm (librdmacm), RC and UC", field: func(s *Spec) any { return &s.RDMACM }},
+	{Key: "hugepages", Flag: "use-hugepages", kind: kindBool, applies: rdma,
+		Usage: "back the registered buffers with 2 MiB huge pages (refused when too few are free: see /proc/sys/vm/nr_hugepages)",
+		field: func(s *Spec) any { return &s.HugePages }},
 	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
 		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",
 		field: func(s *Spec) any { return &s.Rate }},
@@ -377,4 +380,7 @@ func (s Spec) echo(p *report.Params) {
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
 	p.Validate, p.RDMACM, p.Rate = s.Validate, s.RDMACM, s.Rate
+	if w, _ := Lookup(s.Workload); w.Family == RDMA {
+		p.PageBytes = s.pageBytes()
+	}
 }

@@ -217,13 +217,13 @@ func (n *rdmaSide) create() error {
 		for range spec.qpsPerThread() {
 			q := &qpRes{region: region, psn: exchange.RandomPSN()}
 			wk.qps = append(wk.qps, q)
-			if q.lbuf, err = verbs.NewBuffer(region); err != nil {
+			if q.lbuf, err = newBuffer(region, spec.HugePages); err != nil {
 				return err
 			}
 			if q.lmr, err = n.pd.RegisterMR(q.lbuf, verbs.AccessLocalWrite); err != nil {
 				return err
 			}
-			if q.tbuf, err = verbs.NewBuffer(region); err != nil {
+			if q.tbuf, err = newBuffer(region, spec.HugePages); err != nil {
 				return err
 			}
 			if q.tmr, err = n.pd.RegisterMR(q.tbuf, verbs.AccessLocalWrite|n.remoteAccess()); err != nil {
@@ -240,6 +240,15 @@ func (n *rdmaSide) create() error {
 		}
 	}
 	return nil
+}
+
+// newBuffer maps a registered region: of 2 MiB pages with
+// --use-hugepages (never small ones instead), else of the system's.
+func newBuffer(size int, huge bool) (*verbs.Buffer, error) {
+	if huge {
+		return verbs.NewHugeBuffer(size)
+	}
+	return verbs.NewBuffer(size)
 }
 
 func roundUp(n, to int) int { return (n + to - 1) / to * to }

@@ -1,6 +1,11 @@
 package workloads
 
-import "time"
+import (
+	"os"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+)
 
 // Spec is what a run asks for: the parameters both sides share, sent to
 // the peer in the handshake. Zero values (-1 for Warmup) mean "the
@@ -29,6 +34,7 @@ type Spec struct {
 	Atomic     string // fadd or cswap
 	Validate   bool   // pattern the payloads and check them after the run
 	RDMACM     bool   // connect the queue pairs through rdma_cm
+	HugePages  bool   // back the registered buffers with 2 MiB pages
 	// Rate, in operations per second, issues operations on a fixed
 	// schedule: open-loop latency for a latency workload, a rate limit
 	// for a bandwidth one; 0 for none.
@@ -37,6 +43,14 @@ type Spec struct {
 
 // NewSpec returns the Spec of workload with every parameter unset.
 func NewSpec(workload string) Spec { return Spec{Workload: workload, Warmup: -1} }
+
+// pageBytes is the size of the pages behind the registered buffers.
+func (s Spec) pageBytes() int {
+	if s.HugePages {
+		return verbs.HugePageBytes
+	}
+	return os.Getpagesize()
+}
 
 // Completion names the completion mode as results report it.
 func (s Spec) Completion() string {

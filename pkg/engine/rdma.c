@@ -152,17 +152,31 @@ int rbe_post_recv(struct rb_engine *e, int qi)
 	struct ibv_sge sge = { .addr = q->recv_addr + rbe_slot(e, q->recv_posted + 1), .length = q->recv_len,
 			       .lkey = q->recv_lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)qi << QP_SHIFT, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int r = ibv_post_recv(q->qp, &wr, &bad);
+	// With a shared receive queue, qi names the region the receive lands
+	// in (and whose count it keeps), not the QP that consumes it.
+	int r = e->srq ? ibv_post_srq_recv(e->srq, &wr, &bad) : ibv_post_recv(q->qp, &wr, &bad);
 	if (r)
-		return rbe_verb_error(e, "ibv_post_recv", r);
+		return rbe_verb_error(e, e->srq ? "ibv_post_srq_recv" : "ibv_post_recv", r);
 	q->recv_outstanding++;
 	q->recv_posted++;
 	return RB_OK;
 }
 
-// rb_engine_post_recvs fills every QP's receive queue to rx_depth.
+// rb_engine_post_recvs fills every QP's receive queue to rx_depth, or the
+// shared receive queue to rx_depth, into the QPs' regions in turn.
 int rb_engine_post_recvs(struct rb_engine *e)
 {
+	if (e->srq) {
+		uint64_t total = 0;
+		for (int i = 0; i < e->nqps; i++)
+			total += e->qps[i].recv_outstanding;
+		for (int i = 0; total < e->rx_depth; i = (i + 1) % e->nqps, total++) {
+			int r = rbe_post_recv(e, i);
+			if (r)
+				return r;
+		}
+		return RB_OK;
+	}
 	for (int i = 0; i < e->nqps; i++)
 		while (e->qps[i].recv_outstanding < e->rx_depth) {
 			int r = rbe_post_recv(e, i);

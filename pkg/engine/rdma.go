@@ -91,6 +91,9 @@ type Spec struct {
 	// Rate, in operations per second, schedules an open loop (PingOpen)
 	// or limits a stream; 0 for none.
 	Rate uint64
+	// SRQ, if set, is the receive queue of every QP: RxDepth receives in
+	// all, each into the region of a QP in turn.
+	SRQ *verbs.SRQ
 }
 
 // Engine runs measured loops over a set of QPs sharing one CQ. Its state
@@ -138,6 +141,9 @@ func New(spec Spec) (*Engine, error) {
 	e.swap = C.uint64_t(spec.Swap)
 	e.idle_timeout_ns = C.int64_t(spec.IdleTimeout.Nanoseconds())
 	e.cq = (*C.struct_ibv_cq)(spec.CQ.Raw())
+	if spec.SRQ != nil {
+		e.srq = (*C.struct_ibv_srq)(spec.SRQ.Raw())
+	}
 	e.slots, e.stride, e.rate = C.uint32_t(max(spec.Slots, 1)), C.uint32_t(spec.Stride), C.uint64_t(spec.Rate)
 	e.nqps = C.int(len(spec.QPs))
 	e.qps = (*C.struct_rb_eqp)(C.calloc(C.size_t(len(spec.QPs)), C.size_t(unsafe.Sizeof(C.struct_rb_eqp{}))))

@@ -61,6 +61,7 @@ struct rb_engine {
 	// is due at t0 + i * 10^9 / rate ns. rate 0: none.
 	uint64_t rate;
 	struct ibv_cq *cq;
+	struct ibv_srq *srq; // when set, the receive queue of every QP
 	struct ibv_comp_channel *channel;
 	int nqps;
 	struct rb_eqp *qps;

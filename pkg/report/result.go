@@ -53,6 +53,8 @@ type Params struct {
 	// Rate is the offered rate of an open loop (or a bandwidth run's
 	// rate limit), in operations per second; 0 for a closed loop.
 	Rate int `json:"rate"`
+	// SRQ is true when receives went through shared receive queues.
+	SRQ bool `json:"srq,omitempty"`
 	// PageBytes is the size of the pages behind the registered buffers
 	// (2 MiB with --use-hugepages); 0 for TCP.
 	PageBytes int `json:"page_bytes,omitempty"`

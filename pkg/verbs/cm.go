@@ -48,6 +48,8 @@ type CMQPConfig struct {
 	// regions still limit what the peer may touch).
 	ResponderResources int
 	InitiatorDepth     int
+	// SRQ, if set, is the QP's receive queue (created on the same PD).
+	SRQ *SRQ
 }
 
 // CMSetup is called once the connection manager knows which device the

@@ -44,6 +44,7 @@ func (c *CMConn) createQP(setup CMSetup) error {
 	if cfg.SignalAll {
 		caps.sig_all = 1
 	}
+	caps.srq = srqOf(cfg.SRQ)
 	if ret := C.rb_cm_create_qp(c.id, cfg.PD.pd, cfg.SendCQ.cq, cfg.RecvCQ.cq, &caps); ret != 0 {
 		return fmt.Errorf("%s: %w", c.op, verbErr(fmt.Sprintf("rdma_create_qp(%s, send_wr %d, recv_wr %d, inline %d)",
 			c.typ, cfg.MaxSendWR, cfg.MaxRecvWR, cfg.MaxInline), ret, nil))

@@ -146,6 +146,10 @@ int rb_cm_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *sen
 	ia.cap.max_recv_sge = caps->max_sge;
 	ia.cap.max_inline_data = caps->max_inline;
 	ia.sq_sig_all = caps->sig_all;
+	if (caps->srq) {
+		ia.srq = caps->srq;
+		ia.cap.max_recv_wr = 0;
+	}
 	errno = 0;
 	if (rdma_create_qp(id, pd, &ia))
 		return err_or(EINVAL);

@@ -34,6 +34,7 @@ struct rb_cm_qp_caps {
 	uint32_t max_sge;
 	uint32_t max_inline;
 	uint8_t sig_all;
+	struct ibv_srq *srq; // the QP's receive queue, or NULL for its own
 };
 
 // rb_cm_qp_attr is what rb_cm_query_qp reads back from a connected QP.

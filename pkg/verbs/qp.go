@@ -59,6 +59,8 @@ type QPSpec struct {
 	MaxInline int
 	// SignalAll makes every send WR generate a completion.
 	SignalAll bool
+	// SRQ, if set, is the QP's receive queue (MaxRecvWR is then unused).
+	SRQ *SRQ
 }
 
 // QP is a queue pair (struct ibv_qp).
@@ -91,6 +93,10 @@ func (p *PD) NewQP(spec QPSpec) (*QP, error) {
 	ia.cap.max_inline_data = C.uint32_t(spec.MaxInline)
 	if spec.SignalAll {
 		ia.sq_sig_all = 1
+	}
+	if spec.SRQ != nil {
+		ia.srq = spec.SRQ.srq
+		ia.cap.max_recv_wr = 0
 	}
 	qp, err := C.ibv_create_qp(p.pd, &ia)
 	if qp == nil {

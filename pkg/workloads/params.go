@@ -47,6 +47,7 @@ func rdmaStream(w Workload) bool { return w.Family == RDMA && !w.Latency() }
 func rdmaBidir(w Workload) bool  { return rdmaStream(w) && w.Op != OpAtomic }
 func rdmaWrite(w Workload) bool  { return w.Family == RDMA && w.Op == OpWrite }
 func rdmaAtomic(w Workload) bool { return w.Family == RDMA && w.Op == OpAtomic }
+func rdmaSend(w Workload) bool   { return w.Family == RDMA && w.Op == OpSend }
 
 // params is the table. The order is the order of --help.
 var params = []*Param{
@@ -88,6 +89,9 @@ var params = []*Param{
 	{Key: "hugepages", Flag: "use-hugepages", kind: kindBool, applies: rdma,
 		Usage: "back the registered buffers with 2 MiB huge pages (refused when too few are free: see /proc/sys/vm/nr_hugepages)",
 		field: func(s *Spec) any { return &s.HugePages }},
+	{Key: "srq", Flag: "use-srq", kind: kindBool, applies: rdmaSend,
+		Usage: "receive through one shared receive queue per thread, -r deep, instead of one receive queue per QP",
+		field: func(s *Spec) any { return &s.SRQ }},
 	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
 		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",
 		field: func(s *Spec) any { return &s.Rate }},
@@ -379,7 +383,7 @@ func (s Spec) echo(p *report.Params) {
 	p.Iterations, p.DurationS, p.Warmup = s.Iterations, s.Duration.Seconds(), s.Warmup
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
-	p.Validate, p.RDMACM, p.Rate = s.Validate, s.RDMACM, s.Rate
+	p.Validate, p.RDMACM, p.Rate, p.SRQ = s.Validate, s.RDMACM, s.Rate, s.SRQ
 	if w, _ := Lookup(s.Workload); w.Family == RDMA {
 		p.PageBytes = s.pageBytes()
 	}

@@ -117,7 +117,7 @@ func (n *rdmaSide) engineSpec(i int, wk *rdmaWorker) engine.Spec {
 	}
 	s := engine.Spec{Size: c.Size, TxDepth: c.TxDepth, RxDepth: c.RxDepth, CQMod: c.CQMod,
 		PostList: c.postList(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout,
-		Slots: c.slots(), Rate: uint64(rate)}
+		Slots: c.slots(), Rate: uint64(rate), SRQ: wk.srq}
 	s.Stride = wk.qps[0].region / s.Slots
 	switch n.s.w.Op {
 	case OpWrite:
@@ -172,7 +172,7 @@ func cmAddress(g verbs.GID, whose string) (string, error) {
 func (n *rdmaSide) cmSetup(wk *rdmaWorker) verbs.CMSetup {
 	return func(*verbs.Context) (verbs.CMQPConfig, error) {
 		return verbs.CMQPConfig{PD: n.pd, SendCQ: wk.cq, RecvCQ: wk.cq, MaxSendWR: n.s.spec.TxDepth,
-			MaxRecvWR: n.s.spec.RxDepth, MaxInline: n.inline}, nil
+			MaxRecvWR: n.s.spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq}, nil
 	}
 }
 

@@ -41,6 +41,7 @@ type rdmaSide struct {
 // rdmaWorker is what one thread drives: its own CQ and QPs, and its engine.
 type rdmaWorker struct {
 	cq  *verbs.CQ
+	srq *verbs.SRQ // with --use-srq: the receive queue of every QP
 	qps []*qpRes
 	eng *engine.Engine
 }
@@ -214,6 +215,11 @@ func (n *rdmaSide) create() error {
 		if wk.cq, err = n.ctx.NewCQ(spec.cqEntries(), spec.Events); err != nil {
 			return err
 		}
+		if spec.SRQ {
+			if wk.srq, err = n.pd.NewSRQ(spec.RxDepth); err != nil {
+				return err
+			}
+		}
 		for range spec.qpsPerThread() {
 			q := &qpRes{region: region, psn: exchange.RandomPSN()}
 			wk.qps = append(wk.qps, q)
@@ -233,7 +239,7 @@ func (n *rdmaSide) create() error {
 				continue // rdma_cm creates the QP when it connects
 			}
 			q.qp, err = n.pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
-				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline})
+				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq})
 			if err != nil {
 				return err
 			}
@@ -324,6 +330,7 @@ func (n *rdmaSide) close() error {
 			add(q.tmr.Close())
 			add(q.tbuf.Close())
 		}
+		add(wk.srq.Close())
 		add(wk.cq.Close())
 	}
 	if n.cml != nil {

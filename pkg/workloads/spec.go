@@ -35,6 +35,7 @@ type Spec struct {
 	Validate   bool   // pattern the payloads and check them after the run
 	RDMACM     bool   // connect the queue pairs through rdma_cm
 	HugePages  bool   // back the registered buffers with 2 MiB pages
+	SRQ        bool   // one shared receive queue per thread, of RxDepth
 	// Rate, in operations per second, issues operations on a fixed
 	// schedule: open-loop latency for a latency workload, a rate limit
 	// for a bandwidth one; 0 for none.

@@ -28,6 +28,28 @@ var (
 	binErr  error
 )
 
+// savedDoc is the part of a saved document the tests read.
+type savedDoc struct {
+	SchemaVersion int `json:"schema_version"`
+	Tool          struct{ Version, Commit string }
+	Device        *struct{ Name string }
+	Results       []struct {
+		Workload   string
+		Transport  string
+		Completion string
+		Status     string
+		SizeBytes  int `json:"size_bytes"`
+		Ops        uint64
+		Clock      string
+		Cpu        struct {
+			Local, Remote *struct {
+				WallS float64 `json:"wall_s"`
+			}
+			OneProcess bool `json:"one_process"`
+		}
+	}
+}
+
 // binary returns the rdma-bench binary: $RDMA_BENCH_BIN, or one built for
 // the tests.
 func binary(t *testing.T) string {

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -161,7 +163,7 @@ func newDocument() *report.Document {
 	v := buildVersion()
 	return &report.Document{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.slowdown), Commit: v.commit},
+		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit},
 		Host:          workloads.ThisHost(),
 		StartedAt:     time.Now().UTC(),
 		Args:          os.Args,

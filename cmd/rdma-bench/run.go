@@ -61,6 +61,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if err := o.checkWorkload(w); err != nil {
+		return err
+	}
 	if err := checkRDMAFlags(b.fs, []string{w.Name}); err != nil {
 		return err
 	}

@@ -34,12 +34,13 @@ vet:
 
 # A missing browser fails the report's browser tests instead of skipping them.
 # The CPU accuracy tests read the whole machine's CPU: they run alone, after
-# the others, which run packages in parallel. The offline build's tests
+# the others, which run packages in parallel (without RDMA_BENCH_ACCURACY_CPU=1,
+# as in a plain go test ./..., they skip). The offline build's tests
 # (offline_test.go) and those of compare, plot, report and version run last
 # under CGO_ENABLED=0, on the offline binary.
 unit: deps browser vet
 	RDMA_BENCH_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -skip '^TestAccuracyCPU' ./...
-	$(GO) test -count=1 -run '^TestAccuracyCPU' ./cmd/rdma-bench
+	RDMA_BENCH_ACCURACY_CPU=1 $(GO) test -count=1 -run '^TestAccuracyCPU' ./cmd/rdma-bench
 	CGO_ENABLED=0 $(GO) test -count=1 -run '^Test(Offline|Compare|Plot|Report|Version)' -skip 'InBrowser|PlotFlag' ./cmd/rdma-bench
 
 integration: deps

@@ -7,7 +7,7 @@ VERSION := $(shell git describe --tags --dirty 2>/dev/null || echo devel)
 COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-.PHONY: all build deps browser test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
+.PHONY: all build offline deps browser test unit integration vet fuzz bench bench-vs-perftest bench-tcp clean
 
 all: build
 
@@ -22,16 +22,26 @@ browser:
 build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/rdma-bench
 
+# The offline build: compare, plot, report and version in a static binary
+# that starts without rdma-core; the commands that measure refuse (exit 2).
+offline:
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)-offline ./cmd/rdma-bench
+
 vet:
 	@test -z "$$(gofmt -l cmd pkg internal scripts)" || { gofmt -l cmd pkg internal scripts; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet ./cmd/rdma-bench
 
 # A missing browser fails the report's browser tests instead of skipping them.
 # The CPU accuracy tests read the whole machine's CPU: they run alone, after
-# the others, which run packages in parallel.
+# the others, which run packages in parallel (without RDMA_BENCH_ACCURACY_CPU=1,
+# as in a plain go test ./..., they skip). The offline build's tests
+# (offline_test.go) and those of compare, plot, report and version run last
+# under CGO_ENABLED=0, on the offline binary.
 unit: deps browser vet
 	RDMA_BENCH_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -skip '^TestAccuracyCPU' ./...
-	$(GO) test -count=1 -run '^TestAccuracyCPU' ./cmd/rdma-bench
+	RDMA_BENCH_ACCURACY_CPU=1 $(GO) test -count=1 -run '^TestAccuracyCPU' ./cmd/rdma-bench
+	CGO_ENABLED=0 $(GO) test -count=1 -run '^Test(Offline|Compare|Plot|Report|Version)' -skip 'InBrowser|PlotFlag' ./cmd/rdma-bench
 
 integration: deps
 	scripts/integration.sh
@@ -59,4 +69,4 @@ bench-tcp: build
 	scripts/bench-tcp.sh
 
 clean:
-	rm -rf $(BIN) .build
+	rm -rf $(BIN) $(BIN)-offline .build

@@ -28,16 +28,22 @@ fi
 
 # The suite saves into a fresh directory of its own, inside the work tree
 # that the VM shares, so that the one document there is the one it wrote.
+# Its "saved" line, naming that temporary place, is left out: the path
+# printed is the document's final one, below. The filter ignores Ctrl-C, so
+# that the interrupted suite can still write (and save) what it measured.
 mkdir -p .build
 fresh=$(mktemp -d "$root/.build/bench.XXXXXX")
 cmd=(./rdma-bench suite --loopback --save "$@" --results-dir "$fresh")
 status=0
-if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
-	"${cmd[@]}" || status=$?
-else
-	echo "bench: no RDMA device on this host: running the suite on soft-RoCE in a QEMU VM (software-emulated: compare rows, not absolute figures)" >&2
-	vm/run.sh -- "${cmd[@]}" || status=$?
-fi
+{
+	if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		"${cmd[@]}" || status=$?
+	else
+		echo "bench: no RDMA device on this host: running the suite on soft-RoCE in a QEMU VM (software-emulated: compare rows, not absolute figures)" >&2
+		vm/run.sh -- "${cmd[@]}" || status=$?
+	fi
+} 2> >(trap '' INT TERM HUP && exec awk -v tmp="saved $fresh/" 'index($0, tmp) != 1 { print; fflush() }' >&2)
+wait $! || true # the filter's last lines come before those below
 
 shopt -s nullglob
 docs=("$fresh"/rdma-bench-*.json)
@@ -60,7 +66,7 @@ if [ -e "${docs[0]}" ]; then
 	exit 1
 fi
 rmdir "$fresh"
-echo "bench: the document is $json (moved from the suite's own directory)" >&2
+echo "saved $json" >&2
 
 # The report, made here from the saved document (the VM wrote it into the
 # shared work tree).

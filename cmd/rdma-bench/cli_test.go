@@ -28,6 +28,28 @@ var (
 	binErr  error
 )
 
+// savedDoc is the part of a saved document the tests read.
+type savedDoc struct {
+	SchemaVersion int `json:"schema_version"`
+	Tool          struct{ Version, Commit string }
+	Device        *struct{ Name string }
+	Results       []struct {
+		Workload   string
+		Transport  string
+		Completion string
+		Status     string
+		SizeBytes  int `json:"size_bytes"`
+		Ops        uint64
+		Clock      string
+		Cpu        struct {
+			Local, Remote *struct {
+				WallS float64 `json:"wall_s"`
+			}
+			OneProcess bool `json:"one_process"`
+		}
+	}
+}
+
 // binary returns the rdma-bench binary: $RDMA_BENCH_BIN, or one built for
 // the tests.
 func binary(t *testing.T) string {
@@ -185,6 +207,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "write_lat", "--loopback", "-i", "0"}, "-i 0: device port must be 1..255"},
 		{[]string{"run", "write_lat", ""}, `empty host ""`},
 		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, comparison`},
+		{[]string{"run", "write_bw", "--loopback", "-o", "hgrm"}, "-o hgrm writes latency histograms and write_bw measures bandwidth: choose a latency workload, or -o table, json, csv, comparison"},
+		{[]string{"run", "tcp_bw", "-o", "hgrm", "host"}, "-o hgrm writes latency histograms and tcp_bw measures bandwidth"},
 		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "--output-file /nonexistent/dir/x.json: cannot create a file in directory /nonexistent/dir"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
 		{[]string{"run", "write_lat", "-p", "0", "host"}, "-p 0: the control port must be 1..65535"},

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -178,7 +180,7 @@ func measureGate(ctx context.Context, cfg *gate.Config, f *gateFlags) (*gate.Doc
 		path = filepath.Join(f.saveDir, fmt.Sprintf("gate-%s-%d.json", now.Format("20060102-150405"), i))
 	}
 	v := buildVersion()
-	doc := &gate.Document{Tool: report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.slowdown), Commit: v.commit}, StartedAt: now.UTC(), Args: os.Args[1:]}
+	doc := &gate.Document{Tool: report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit}, StartedAt: now.UTC(), Args: os.Args[1:]}
 	g := &gate.Gate{
 		Config:   cfg,
 		Runner:   &gate.Process{Target: cfg.Target, LatencyIters: cfg.LatencyIters, BandwidthSeconds: cfg.BandwidthSeconds, Timeout: f.timeout},

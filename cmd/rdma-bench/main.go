@@ -13,19 +13,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
-
-	"github.com/rdma-bench/rdma-bench/pkg/engine"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
-
-// comparisonEncoder names the suite's output: every RDMA result beside its
-// TCP baseline, paired by the workload table.
-const comparisonEncoder = "comparison"
-
-func init() {
-	report.Register(comparisonEncoder, report.Comparison{Baseline: workloads.Baseline})
-}
 
 // command is one subcommand: it parses its own flags and returns an error;
 // only main prints errors and chooses the exit code.
@@ -159,21 +147,6 @@ func interrupts() (context.Context, func()) {
 // the P off at its second tick and sleeps until the call returns. cgo calls
 // need no P, so the threads still run in parallel; only set-up and
 // statistics, in Go, share the one P.
-// slowdownNote marks the version line of a build with the gate's
-// calibrated slowdown (-tags rdmabench_slowdown), so that no document of
-// such a build passes for a real measurement.
-var slowdownNote string
-
-// applySlowdown sets a slowdown build's spin from RDMA_BENCH_SLOWDOWN_NS.
-func applySlowdown() error {
-	if !engine.SlowdownBuild {
-		return nil
-	}
-	ns, err := engine.ApplySlowdown()
-	slowdownNote = fmt.Sprintf("[slowdown build: %d ns spin per latency post, %d per bandwidth post]", ns[0], ns[1])
-	return err
-}
-
 func quietRuntime() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

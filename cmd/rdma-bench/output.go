@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -70,6 +72,21 @@ func (o *outputFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// checkWorkload refuses, before anything runs, a format that would write
+// nothing of w: hgrm holds latency histograms only.
+func (o *outputFlags) checkWorkload(w workloads.Workload) error {
+	if o.format != "hgrm" || w.Latency() {
+		return nil
+	}
+	var others []string
+	for _, n := range report.Encoders() {
+		if n != "hgrm" {
+			others = append(others, n)
+		}
+	}
+	return usageError("-o hgrm writes latency histograms and %s measures bandwidth: choose a latency workload, or -o %s", w.Name, strings.Join(others, ", "))
 }
 
 // open starts the output file before anything runs, so that an
@@ -161,7 +178,7 @@ func newDocument() *report.Document {
 	v := buildVersion()
 	return &report.Document{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.slowdown), Commit: v.commit},
+		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit},
 		Host:          workloads.ThisHost(),
 		StartedAt:     time.Now().UTC(),
 		Args:          os.Args,

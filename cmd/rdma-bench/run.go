@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -58,6 +60,9 @@ func runRun(ctx context.Context, args []string) error {
 	w, err := workloads.Lookup(name)
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if err := o.checkWorkload(w); err != nil {
+		return err
 	}
 	if err := checkRDMAFlags(b.fs, []string{w.Name}); err != nil {
 		return err

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -11,28 +13,6 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
-
-// savedDoc is the part of a saved document the tests read.
-type savedDoc struct {
-	SchemaVersion int `json:"schema_version"`
-	Tool          struct{ Version, Commit string }
-	Device        *struct{ Name string }
-	Results       []struct {
-		Workload   string
-		Transport  string
-		Completion string
-		Status     string
-		SizeBytes  int `json:"size_bytes"`
-		Ops        uint64
-		Clock      string
-		Cpu        struct {
-			Local, Remote *struct {
-				WallS float64 `json:"wall_s"`
-			}
-			OneProcess bool `json:"one_process"`
-		}
-	}
-}
 
 // TestMainJob runs the main job's command path, `make bench`'s
 // `rdma-bench suite --loopback --save`, with its default output (the

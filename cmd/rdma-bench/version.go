@@ -18,15 +18,16 @@ func init() {
 type versionInfo struct {
 	version string // a release tag, a git describe, or "devel"
 	commit  string // the VCS revision, "-dirty" when modified; "" unknown
-	// slowdown marks a build with the gate's calibrated slowdown.
-	slowdown string
+	// note marks a build that is not the plain measuring one: the gate's
+	// calibrated slowdown, or the offline build (offline.go).
+	note string
 }
 
 // buildVersion is the version given at build time, else the module's
 // build information: the module version (go install module@version) and
 // the VCS revision that go build records.
 func buildVersion() versionInfo {
-	v := versionInfo{version: version, commit: commit, slowdown: slowdownNote}
+	v := versionInfo{version: version, commit: commit, note: buildNote}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		if v.version == "" {
@@ -64,8 +65,8 @@ func (v versionInfo) String() string {
 		commit = "unknown: built without VCS information (build with make, or go build -buildvcs=true)"
 	}
 	s := fmt.Sprintf("rdma-bench %s (commit %s)", v.version, commit)
-	if v.slowdown != "" {
-		s += " " + v.slowdown
+	if v.note != "" {
+		s += " " + v.note
 	}
 	return s
 }

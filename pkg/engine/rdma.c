@@ -186,6 +186,52 @@ int rb_engine_post_recvs(struct rb_engine *e)
 	return RB_OK;
 }
 
+// post_ex posts the count WRs that rbe_post prepared in q->wrs through the
+// extended API: one ibv_wr_start .. ibv_wr_complete batch, the doorbell
+// rung once, as ibv_post_send does for a list.
+static int post_ex(struct rb_engine *e, struct rb_eqp *q, uint32_t count, int inl)
+{
+	struct ibv_qp_ex *x = q->qpx;
+	ibv_wr_start(x);
+	for (uint32_t k = 0; k < count; k++) {
+		struct ibv_send_wr *w = &q->wrs[k];
+		struct ibv_sge *s = &q->sges[k];
+		x->wr_id = w->wr_id;
+		x->wr_flags = w->send_flags & ~IBV_SEND_INLINE;
+		switch (e->verb) {
+		case RB_WRITE:
+			ibv_wr_rdma_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+			break;
+		case RB_WRITE_IMM:
+			ibv_wr_rdma_write_imm(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr, w->imm_data);
+			break;
+		case RB_READ:
+			ibv_wr_rdma_read(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);
+			break;
+		case RB_SEND:
+			ibv_wr_send(x);
+			if (q->ah)
+				ibv_wr_set_ud_addr(x, q->ah, q->remote_qpn, 0x11111111);
+			break;
+		case RB_FADD:
+			ibv_wr_atomic_fetch_add(x, w->wr.atomic.rkey, w->wr.atomic.remote_addr, w->wr.atomic.compare_add);
+			break;
+		default:
+			ibv_wr_atomic_cmp_swp(x, w->wr.atomic.rkey, w->wr.atomic.remote_addr, w->wr.atomic.compare_add,
+					      w->wr.atomic.swap);
+		}
+		if (inl)
+			ibv_wr_set_inline_data(x, (void *)(uintptr_t)s->addr, s->length);
+		else
+			ibv_wr_set_sge(x, s->lkey, s->addr, s->length);
+	}
+	int r = ibv_wr_complete(x);
+	if (r)
+		return rbe_verb_error(e, "ibv_wr_complete", r);
+	q->posted += count;
+	return RB_OK;
+}
+
 // post posts count WRs on QP qi as one list; total is the number of WRs the
 // run will post on that QP (UINT64_MAX when open-ended), so the last one is
 // always signalled.
@@ -214,6 +260,8 @@ int rbe_post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uint32
 		w->imm_data = htonl(imm);
 		w->next = k + 1 < count ? &q->wrs[k + 1] : NULL;
 	}
+	if (q->qpx)
+		return post_ex(e, q, count, inl);
 	int r = ibv_post_send(q->qp, q->wrs, &bad);
 	if (r)
 		return rbe_verb_error(e, "ibv_post_send", r);

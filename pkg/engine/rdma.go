@@ -167,6 +167,9 @@ func New(spec Spec) (*Engine, error) {
 		}
 		c := &qps[i]
 		c.qp = (*C.struct_ibv_qp)(q.QP.Raw())
+		if q.QP.Extended() {
+			c.qpx = C.ibv_qp_to_qp_ex(c.qp)
+		}
 		c.laddr = C.uint64_t(q.Local.Addr() + uint64(q.LocalOffset))
 		c.lkey = C.uint32_t(q.Local.LKey())
 		c.raddr = C.uint64_t(q.RemoteAddr)

@@ -20,6 +20,7 @@ enum rb_verb {
 
 struct rb_eqp {
 	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx; // set: post through the extended API (ibv_wr_*)
 	uint64_t laddr;     // local source/sink of this QP's operations
 	uint32_t lkey;
 	uint64_t raddr;     // peer memory (RDMA and atomics)

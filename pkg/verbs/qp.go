@@ -61,14 +61,35 @@ type QPSpec struct {
 	SignalAll bool
 	// SRQ, if set, is the QP's receive queue (MaxRecvWR is then unused).
 	SRQ *SRQ
+	// SendOps, if not 0, creates the QP through ibv_create_qp_ex for
+	// posting these operations through the extended API (ibv_wr_*).
+	SendOps SendOps
 }
+
+// SendOps is a set of operations a QP posts through the extended API
+// (IBV_QP_EX_WITH_*).
+type SendOps uint64
+
+// The operations of the extended API that rdma-bench posts.
+const (
+	OpsWrite    SendOps = C.IBV_QP_EX_WITH_RDMA_WRITE
+	OpsWriteImm SendOps = C.IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM
+	OpsRead     SendOps = C.IBV_QP_EX_WITH_RDMA_READ
+	OpsSend     SendOps = C.IBV_QP_EX_WITH_SEND
+	OpsFetchAdd SendOps = C.IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD
+	OpsCmpSwap  SendOps = C.IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP
+)
 
 // QP is a queue pair (struct ibv_qp).
 type QP struct {
 	qp        *C.struct_ibv_qp
 	typ       QPType
 	maxInline int
+	ex        bool // created for the extended post API
 }
+
+// Extended tells whether the QP posts through the extended API (ibv_wr_*).
+func (q *QP) Extended() bool { return q.ex }
 
 // UDQKey is the Q_Key every rdma-bench UD queue pair uses.
 const UDQKey = 0x11111111
@@ -98,12 +119,20 @@ func (p *PD) NewQP(spec QPSpec) (*QP, error) {
 		ia.srq = spec.SRQ.srq
 		ia.cap.max_recv_wr = 0
 	}
-	qp, err := C.ibv_create_qp(p.pd, &ia)
-	if qp == nil {
-		return nil, verbErr(fmt.Sprintf("ibv_create_qp(%s, send_wr %d, recv_wr %d, inline %d)",
-			spec.Type, spec.MaxSendWR, spec.MaxRecvWR, spec.MaxInline), -1, err)
+	var qp *C.struct_ibv_qp
+	var err error
+	verb := "ibv_create_qp"
+	if spec.SendOps != 0 {
+		verb = "ibv_create_qp_ex"
+		qp, err = C.rb_create_qp_ex(p.pd.context, p.pd, &ia, C.uint64_t(spec.SendOps))
+	} else {
+		qp, err = C.ibv_create_qp(p.pd, &ia)
 	}
-	q := &QP{qp: qp, typ: spec.Type, maxInline: int(ia.cap.max_inline_data)}
+	if qp == nil {
+		return nil, verbErr(fmt.Sprintf("%s(%s, send_wr %d, recv_wr %d, inline %d)",
+			verb, spec.Type, spec.MaxSendWR, spec.MaxRecvWR, spec.MaxInline), -1, err)
+	}
+	q := &QP{qp: qp, typ: spec.Type, maxInline: int(ia.cap.max_inline_data), ex: spec.SendOps != 0}
 	runtime.SetFinalizer(q, (*QP).Close)
 	return q, nil
 }

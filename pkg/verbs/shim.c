@@ -224,3 +224,24 @@ int rb_wait_cq_event(struct ibv_comp_channel *ch, int timeout_ms, struct ibv_cq 
 		return errno ? errno : EIO;
 	return 0;
 }
+
+struct ibv_qp *rb_create_qp_ex(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_qp_init_attr *ia,
+			       uint64_t send_ops)
+{
+	struct ibv_qp_init_attr_ex ax;
+	memset(&ax, 0, sizeof(ax));
+	ax.send_cq = ia->send_cq;
+	ax.recv_cq = ia->recv_cq;
+	ax.srq = ia->srq;
+	ax.cap = ia->cap;
+	ax.qp_type = ia->qp_type;
+	ax.sq_sig_all = ia->sq_sig_all;
+	ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ax.pd = pd;
+	ax.send_ops_flags = send_ops;
+	errno = 0;
+	struct ibv_qp *qp = ibv_create_qp_ex(ctx, &ax);
+	if (qp)
+		ia->cap = ax.cap;
+	return qp;
+}

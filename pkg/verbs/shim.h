@@ -71,6 +71,11 @@ int rb_qp_state(struct ibv_qp *qp, int *state);
 struct ibv_ah *rb_create_ah(struct ibv_pd *pd, const struct rb_path *p);
 
 int rb_post_send(struct ibv_qp *qp, const struct rb_wr *w);
+// rb_create_qp_ex creates a QP through ibv_create_qp_ex that can post
+// send_ops (IBV_QP_EX_WITH_*) through the ibv_wr_* API; ia->cap gets the
+// granted capabilities.
+struct ibv_qp *rb_create_qp_ex(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_qp_init_attr *ia,
+			       uint64_t send_ops);
 int rb_post_recv(struct ibv_qp *qp, uint64_t wr_id, uint64_t addr, uint32_t length, uint32_t lkey);
 int rb_poll_cq(struct ibv_cq *cq, int n, struct rb_wc *out);
 int rb_req_notify_cq(struct ibv_cq *cq, int solicited_only);

@@ -184,7 +184,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "write_lat", "--loopback", "--mtu", "1500"}, "--mtu 1500"},
 		{[]string{"run", "write_lat", "--loopback", "-i", "0"}, "-i 0: device port must be 1..255"},
 		{[]string{"run", "write_lat", ""}, `empty host ""`},
-		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, comparison`},
+		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, perftest, comparison`},
 		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "--output-file /nonexistent/dir/x.json: cannot create a file in directory /nonexistent/dir"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
 		{[]string{"run", "write_lat", "-p", "0", "host"}, "-p 0: the control port must be 1..65535"},

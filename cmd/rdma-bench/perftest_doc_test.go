@@ -49,7 +49,8 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 - The figures are rdma-bench's: perftest drops the two largest samples before its
   statistics and truncates each deviation to an integer in t_stdev; rdma-bench
   keeps every sample and computes the exact deviation. #iterations is the
-  iterations asked for, or in duration mode the operations measured.
+  iterations asked for, or in duration mode the operations measured. A ` + "`--rate`" + `
+  list gives a row per rate, in the order measured, the rate not shown.
 - A figure that could not be measured is ` + "`-`" + ` (perftest's ` + "`-N`" + ` prints 0.00 for
   the peak).
 

@@ -56,6 +56,7 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"sl":              {[]badCase{{[]string{"--sl", "16"}, "service level must be 0..15", false}}, []badCase{{[]string{"--sl", "x"}, "invalid argument", false}}},
 	"tclass":          {[]badCase{{[]string{"--tclass", "256"}, "traffic class must be 0..255", false}}, []badCase{{[]string{"--tclass", "x"}, "invalid argument", false}}},
 	"inline-size":     {[]badCase{{[]string{"-I", "-5"}, "inline size must be 0 or more", false}}, []badCase{{[]string{"-I", "x"}, "invalid argument", false}}},
+	"odp":             {[]badCase{{[]string{"--odp"}, "on-demand paging", true}}, []badCase{{[]string{"--odp=maybe"}, "invalid argument", false}}},
 	"cpu":             {[]badCase{{[]string{"--cpu", "4095"}, "not among the", false}}, []badCase{{[]string{"--cpu", "x"}, "invalid argument", false}}},
 	"idle-timeout":    {[]badCase{{[]string{"--idle-timeout", "1ms"}, "must be at least 100ms", false}}, []badCase{{[]string{"--idle-timeout", "soon"}, "invalid argument", false}}},
 	"report-interval": {[]badCase{{[]string{"--report-interval", "1ms"}, "must be at least 10ms|belongs on the client", false}}, []badCase{{[]string{"--report-interval", "x"}, "invalid argument", false}}},
@@ -187,7 +188,7 @@ func TestTCPRefusesRDMAFlags(t *testing.T) {
 	}{
 		{[]string{"--mtu", "1024"}, "mtu"}, {[]string{"-I", "64"}, "inline-size"}, {[]string{"--sl", "1"}, "sl"},
 		{[]string{"--tclass", "2"}, "tclass"}, {[]string{"-x", "1"}, "gid-index"}, {[]string{"-d", "mlx5_0"}, "ib-dev"},
-		{[]string{"-i", "2"}, "ib-port"},
+		{[]string{"-i", "2"}, "ib-port"}, {[]string{"--odp"}, "odp"},
 	} {
 		for _, base := range [][]string{
 			{"run", "tcp_lat", "--loopback"}, {"run", "tcp_bw", "--loopback"},

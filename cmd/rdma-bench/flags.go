@@ -60,6 +60,7 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.IntVar(&l.SL, "sl", 0, "service level (0..15)")
 	fs.IntVar(&l.TClass, "tclass", 0, "traffic class (0..255; RoCE: DSCP and ECN)")
 	fs.IntVarP(&l.Inline, "inline-size", "I", -1, "largest message sent inline (default: the device's maximum, for WRITE and SEND)")
+	fs.BoolVar(&l.ODP, "odp", false, "register memory for on-demand paging (perftest's --odp): refused, before anything is allocated, where the device lacks it (naming what), and, untested so far, where it has it")
 	fs.IntVar(&l.CPU, "cpu", -1, "pin measuring thread i to CPU N+i (a loopback server's threads follow the client's); default: a loopback run pins its two sides apart from the first allowed CPU where there are enough, so that they never share one")
 	fs.BoolVar(&l.Counters, "counters", true, "read the RDMA port's counters (sysfs and netlink) around every run: deltas in the JSON, and a run where a retransmission or error counter moved is marked not clean")
 	fs.DurationVar(&l.IdleTimeout, "idle-timeout", workloads.DefaultIdleTimeout, "give up when the peer makes no progress for this long")
@@ -70,6 +71,10 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.StringVar(&l.Token, "token", "", "a shared secret: a server refuses clients without it, before allocating anything (default $"+tokenEnv+", which an empty --token never turns off; sent in clear)")
 	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
 }
+
+// isBenchFlagSet tells whether fs has the flags of addBenchFlags (its
+// device flag marks them).
+func isBenchFlagSet(fs *pflag.FlagSet) bool { return fs.Lookup("ib-dev") != nil }
 
 // check validates the local settings and chooses the clock, before
 // anything is measured.
@@ -156,7 +161,7 @@ func rejectChanged(fs *pflag.FlagSet, why string, names ...string) error {
 
 // rdmaFlags are the local settings of an RDMA device: a TCP baseline has
 // none to take them.
-var rdmaFlags = []string{"ib-dev", "ib-port", "gid-index", "mtu", "sl", "tclass", "inline-size"}
+var rdmaFlags = []string{"ib-dev", "ib-port", "gid-index", "mtu", "sl", "tclass", "inline-size", "odp"}
 
 // checkRDMAFlags refuses an RDMA device flag when no workload named is an
 // RDMA one, rather than measuring TCP as if it had applied.

@@ -161,8 +161,20 @@ func newFlagSet(name string) *pflag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning pflag's errors into usage errors.
+// parseFlags parses args, turning pflag's errors into usage errors. The
+// flags of run, suite, server and fabric take perftest's spellings too
+// (perftestArgs).
 func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if isBenchFlagSet(fs) {
+		var notes []string
+		var err error
+		if args, notes, err = perftestArgs(fs, args); err != nil {
+			return err
+		}
+		for _, n := range notes {
+			fmt.Fprintf(os.Stderr, "rdma-bench: note: %s\n", n)
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err

@@ -52,6 +52,9 @@ func formatList() string {
 func (o *outputFlags) check() error {
 	enc, err := report.NewEncoder(o.format)
 	if err != nil {
+		if h := perftestCollision("output", o.format); h != "" {
+			return usageError("%v; %s", err, h)
+		}
 		return usageError("%v", err)
 	}
 	o.enc = enc

@@ -21,6 +21,10 @@ const runUsage = `usage: rdma-bench run WORKLOAD HOST [flags]
        rdma-bench run WORKLOAD --loopback [flags]
 
 workloads: %s
+
+perftest's spellings are taken too (--post_list, -A FETCH_AND_ADD, -S,
+--report_gbits, ...); its other flags are refused saying what to use
+instead: docs/perftest-flags.md. -o perftest prints perftest's columns.
 `
 
 func runRun(ctx context.Context, args []string) error {

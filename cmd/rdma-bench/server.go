@@ -82,15 +82,19 @@ func runServer(ctx context.Context, args []string) error {
 		keys = append(keys, "workload")
 	} else if b.spec.Iterations != 0 && b.spec.Duration != 0 {
 		return usageError("-n (iterations) and -D (duration) cannot go together: choose one")
-	} else if fs.Changed("ib-dev") || fs.Changed("ib-port") || fs.Changed("gid-index") {
-		// No workload: the device, port and GID named are still checked
-		// now, not at the first client.
+	} else if fs.Changed("ib-dev") || fs.Changed("ib-port") || fs.Changed("gid-index") || b.local.ODP {
+		// No workload: the device, port and GID named (and --odp) are
+		// still checked now, not at the first client.
 		probe, _, err := workloads.NewSpec("write_lat").Resolve(nil)
+		var lim workloads.DeviceLimits
 		if err == nil {
-			_, _, err = workloads.Probe(probe, b.local)
+			_, lim, err = workloads.Probe(probe, b.local)
 		}
 		if err != nil {
 			return deviceError(err)
+		}
+		if b.local.ODP {
+			return usageError("%v", workloads.CheckODPDevice(lim))
 		}
 	}
 	if err := b.local.CheckCPUs(1); err != nil {

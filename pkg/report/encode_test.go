@@ -25,10 +25,10 @@ func encode(t *testing.T, name string, doc *Document) []byte {
 }
 
 // builtin are the encoders this package registers.
-var builtin = []string{"table", "json", "csv", "hgrm"}
+var builtin = []string{"table", "json", "csv", "hgrm", "perftest"}
 
 func TestEncodersGolden(t *testing.T) {
-	golden := map[string]string{"table": "sweep.txt", "json": "sweep.json", "csv": "sweep.csv", "hgrm": "sweep.hgrm"}
+	golden := map[string]string{"table": "sweep.txt", "json": "sweep.json", "csv": "sweep.csv", "hgrm": "sweep.hgrm", "perftest": "sweep.perftest"}
 	if !slices.Equal(Encoders()[:len(builtin)], builtin) {
 		t.Fatalf("encoders %v, want the built-in ones first: %v", Encoders(), builtin)
 	}
@@ -41,7 +41,7 @@ func TestEncodersGolden(t *testing.T) {
 
 func TestNewEncoderUnknown(t *testing.T) {
 	_, err := NewEncoder("xml")
-	const want = `unknown output "xml": choose one of table, json, csv, hgrm`
+	const want = `unknown output "xml": choose one of table, json, csv, hgrm, perftest`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}

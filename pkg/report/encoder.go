@@ -27,6 +27,7 @@ func init() {
 	Register("json", jsonEncoder{})
 	Register("csv", csvEncoder{})
 	Register("hgrm", hgrmEncoder{})
+	Register("perftest", perftestEncoder{})
 }
 
 // Register makes enc available under name to [NewEncoder], replacing an

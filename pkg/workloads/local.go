@@ -40,6 +40,9 @@ type Local struct {
 	// KeepSamples keeps every latency sample in duration mode too, beside
 	// the histogram (for --samples): 8 bytes a sample, in memory.
 	KeepSamples bool
+	// ODP asks for memory registered for on-demand paging (--odp): refused,
+	// naming what the device lacks, or as untested (see checkODP).
+	ODP bool
 
 	// loopback: both sides run in this process, on one port (Loopback).
 	loopback bool
@@ -151,6 +154,9 @@ func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
 	}
 	if w.Op == OpAtomic && !d.Atomics {
 		return fmt.Errorf("%s does not support atomic operations (atomic_cap none)", d.Name)
+	}
+	if l.ODP {
+		return checkODP(s, w, d)
 	}
 	return nil
 }

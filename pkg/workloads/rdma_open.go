@@ -108,6 +108,11 @@ func openDevice(l Local, transport string, cm bool) (_ *device, err error) {
 	d.limits = DeviceLimits{Name: d.ctx.Name(), MaxQPWR: attr.MaxQPWR, MaxCQE: attr.MaxCQE, MaxMRSize: attr.MaxMRSize,
 		ActiveMTU: int(d.port.ActiveMTU), MaxRdAtom: attr.MaxQPRdAtom, Atomics: attr.Atomic != verbs.AtomicNone,
 		FirmwareVersion: attr.FirmwareVersion}
+	if l.ODP {
+		if d.limits.ODP, err = d.ctx.QueryODP(); err != nil {
+			return nil, err
+		}
+	}
 	d.limits.MaxInline, err = probeInline(d.ctx, d.pd, transport)
 	return d, err
 }

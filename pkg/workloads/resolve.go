@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // Defaults. The bandwidth queue depths and moderation are perftest's
@@ -42,6 +43,9 @@ type DeviceLimits struct {
 	Atomics   bool
 	// FirmwareVersion is the device's, for the report.
 	FirmwareVersion string
+	// ODP is the device's on-demand paging support, read only when
+	// Local.ODP asks for it.
+	ODP verbs.ODPCaps
 }
 
 // Resolve checks s and returns a copy with every default filled in, and

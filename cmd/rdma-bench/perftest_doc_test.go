@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// perftestDoc writes docs/perftest-flags.md from the table.
+func perftestDoc() string {
+	var b strings.Builder
+	b.WriteString(`# perftest's flags in rdma-bench
+
+` + "`run`, `suite`, `server` and `fabric`" + ` take perftest's spellings (perftest 4.5-0.17,
+Debian's package: every flag of the ` + "`--help`" + ` of ib_write_bw, ib_read_bw, ib_send_bw,
+ib_atomic_bw and the four ib_*_lat, captured in cmd/rdma-bench/testdata/perftest/):
+
+- **same**: rdma-bench has the flag, spelled and meant as perftest's.
+- **alias**: rewritten to rdma-bench's flag before parsing, its value translated.
+- **ignored**: accepted and dropped, with a note on stderr saying why it changes nothing.
+- **refused**: an unknown flag (exit 2) whose message says what rdma-bench offers instead.
+
+Where perftest's letter is one of rdma-bench's with another meaning, the table says
+so: ` + "`-o`" + ` is rdma-bench's output format, not perftest's outstanding reads (` + "`-o 16`" + `
+is refused as an unknown format, with perftest's meaning and the hint), and
+` + "`--output`" + ` is the format, not perftest's ` + "`--output=bandwidth`" + ` verbosity. Every other
+letter rdma-bench shares with perftest means the same in both.
+
+This file is generated from the table in cmd/rdma-bench/perftest_flags.go:
+` + "`go test ./cmd/rdma-bench -run PerftestDoc -update`" + ` rewrites it, and the tests check
+the table against perftest's --help and against rdma-bench's flags.
+
+## ` + "`-o perftest`" + `
+
+prints perftest's results table, byte for byte (its header, column order and printf
+formats, checked against ones captured from the 4.5-0.17 binaries), one table per
+set of parameters, without perftest's preamble, for scripts that read it by position:
+
+    bandwidth:  #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]
+    latency:    #bytes #iterations t_min[usec] t_max[usec] t_typical[usec] t_avg[usec] t_stdev[usec] 99% percentile[usec] 99.9% percentile[usec]
+    latency -D: #bytes #iterations t_avg[usec] tps average
+
+- MB/sec is 2^20 bytes per second, as in perftest (its format_factor 0x100000; newer
+  perftest calls it MiB/sec). With ` + "`--report_gbits`" + ` on the command line it prints
+  perftest's Gb/sec columns (10^9 bits per second, six decimals below 0.1).
+- t_typical is the median (p50). Latency is half the round trip for write and send,
+  the full round trip for read and atomics, as perftest's.
+- The figures are rdma-bench's: perftest drops the two largest samples before its
+  statistics and truncates each deviation to an integer in t_stdev; rdma-bench
+  keeps every sample and computes the exact deviation. #iterations is the
+  iterations asked for, or in duration mode the operations measured. A ` + "`--rate`" + `
+  list gives a row per rate, in the order measured, the rate not shown.
+- A figure that could not be measured is ` + "`-`" + ` (perftest's ` + "`-N`" + ` prints 0.00 for
+  the peak).
+
+## The flags
+
+| perftest | value | rdma-bench | note |
+|---|---|---|---|
+`)
+	for _, e := range perftestFlags {
+		sp := "`--" + e.long + "`"
+		if e.short != "" {
+			sp = "`-" + e.short + "`, " + sp
+		}
+		value := ""
+		if e.value {
+			value = "yes"
+		}
+		var what string
+		switch e.action {
+		case ptSame:
+			what = "same"
+		case ptAlias:
+			what = "alias of `--" + e.to + "`"
+			for _, from := range slices.Sorted(maps.Keys(e.values)) {
+				what += fmt.Sprintf(", %s -> %s", from, e.values[from])
+			}
+		case ptNoop:
+			what = "ignored"
+		case ptHint:
+			what = "refused"
+		}
+		if e.collides != "" {
+			what += fmt.Sprintf(" (rdma-bench's `--%s` is another flag)", e.collides)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", sp, value, what, strings.ReplaceAll(e.why, "|", "\\|"))
+	}
+	return b.String()
+}

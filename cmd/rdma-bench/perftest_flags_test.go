@@ -1,0 +1,308 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+)
+
+// runFlags is run's flag set, as runRun builds it.
+func runFlags() (*pflag.FlagSet, *benchFlags, *outputFlags) {
+	fs := newFlagSet("run")
+	var b benchFlags
+	var o outputFlags
+	addBenchFlags(fs, &b)
+	addOutputFlags(fs, &o, report.DefaultEncoder)
+	addRepeatFlags(fs, &repeatFlags{})
+	addPlotFlag(fs, &plotFlag{})
+	fs.Bool("loopback", false, "")
+	fs.SetOutput(io.Discard) // -h's usage
+	return fs, &b, &o
+}
+
+// parsePerftest parses args as run does, returning the notes too.
+func parsePerftest(args ...string) (*pflag.FlagSet, *benchFlags, *outputFlags, []string, error) {
+	fs, b, o := runFlags()
+	out, notes, err := perftestArgs(fs, args)
+	if err == nil {
+		err = fs.Parse(out)
+	}
+	return fs, b, o, notes, err
+}
+
+// helpFlag is one flag of a perftest --help.
+type helpFlag struct {
+	short, long string
+	value       bool // shown as --long=<...>
+}
+
+// perftestHelp reads the flags of the captured perftest --help texts.
+func perftestHelp(t *testing.T) map[string]helpFlag {
+	t.Helper()
+	files, err := filepath.Glob("testdata/perftest/*.help")
+	if err != nil || len(files) != 8 {
+		t.Fatalf("want the 8 captured --help texts in testdata/perftest, found %v (%v)", files, err)
+	}
+	re := regexp.MustCompile(`(?m)^[ \t]+(?:-([A-Za-z]), )?--([A-Za-z0-9_-]+)(=)?`)
+	flags := map[string]helpFlag{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			h := helpFlag{short: m[1], long: m[2], value: m[3] != ""}
+			if old, ok := flags[h.long]; ok && old.short != h.short {
+				t.Fatalf("--%s: -%s in one help, -%s in another", h.long, old.short, h.short)
+			}
+			flags[h.long] = h
+		}
+	}
+	if len(flags) < 80 {
+		t.Fatalf("read only %d flags from the help texts", len(flags))
+	}
+	return flags
+}
+
+// Every flag of perftest's ib_*_bw and ib_*_lat --help has its row, with
+// perftest's letter, and the table has no row perftest does not list.
+func TestPerftestTableCoversHelp(t *testing.T) {
+	help := perftestHelp(t)
+	for _, h := range help {
+		e := perftestLong(h.long)
+		switch {
+		case e == nil:
+			t.Errorf("perftest's --%s (letter %q) has no row in perftestFlags", h.long, h.short)
+		case e.short != h.short:
+			t.Errorf("--%s: row has -%s, perftest -%s", h.long, e.short, h.short)
+		case h.value && !e.value:
+			t.Errorf("--%s: perftest's takes a value, the row says it does not", h.long)
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range perftestFlags {
+		if _, ok := help[e.long]; !ok {
+			t.Errorf("row --%s is not a flag of perftest's --help", e.long)
+		}
+		if seen[e.long] || e.short != "" && seen["-"+e.short] {
+			t.Errorf("row --%s (-%s) twice", e.long, e.short)
+		}
+		seen[e.long], seen["-"+e.short] = true, e.short != ""
+	}
+	t.Logf("%d perftest flags, %d rows", len(help), len(perftestFlags))
+}
+
+// Every row agrees with rdma-bench's flags: an alias or a same names a
+// flag that exists, takes a value as perftest's does, and, where both
+// have a letter, the same one; a no-op or a hint names a spelling
+// rdma-bench does not have, or says which of its flags it collides with.
+func TestPerftestTableAgreesWithFlags(t *testing.T) {
+	fs, _, _ := runFlags()
+	for _, e := range perftestFlags {
+		own := fs.Lookup(e.long)
+		var ownShort *pflag.Flag
+		if e.short != "" {
+			ownShort = fs.ShorthandLookup(e.short)
+		}
+		switch e.action {
+		case ptSame, ptAlias:
+			if e.to == "help" {
+				continue // pflag's own
+			}
+			f := fs.Lookup(e.to)
+			if f == nil {
+				t.Errorf("--%s: %s of --%s, which run does not have", e.long, e.action, e.to)
+				continue
+			}
+			if takes := f.NoOptDefVal == ""; takes != e.value {
+				t.Errorf("--%s: perftest's takes a value: %t; rdma-bench's --%s: %t", e.long, e.value, e.to, takes)
+			}
+			if e.action == ptSame && e.long != e.to {
+				t.Errorf("--%s: same, but rdma-bench spells it --%s: an alias", e.long, e.to)
+			}
+			if ownShort != nil && ownShort != f {
+				t.Errorf("-%s: perftest's means --%s, rdma-bench's --%s: the row must say so (collides)", e.short, e.to, ownShort.Name)
+			}
+			if e.short != "" && ownShort == nil && e.action == ptSame {
+				t.Errorf("-%s: same, but rdma-bench has no -%s", e.short, e.short)
+			}
+		default:
+			if e.why == "" {
+				t.Errorf("--%s: %s without a reason", e.long, e.action)
+			}
+			for _, f := range []*pflag.Flag{own, ownShort} {
+				if f != nil && e.collides != f.Name {
+					t.Errorf("--%s (-%s): %s, but rdma-bench has --%s: mark it collides", e.long, e.short, e.action, f.Name)
+				}
+			}
+		}
+	}
+}
+
+// What each action does to a command line: an alias sets rdma-bench's
+// flag, its value translated; a no-op is dropped with a note; a hint is
+// refused, naming the flag and what to use instead.
+func TestPerftestArgs(t *testing.T) {
+	fs, b, _, notes, err := parsePerftest("-A", "CMP_AND_SWAP", "-S3", "--post_list", "8", "--inline_size=64", "--rdma_cm", "--bidirectional", "-n", "500")
+	if err != nil || len(notes) != 0 {
+		t.Fatalf("%v %v", err, notes)
+	}
+	if b.spec.Atomic != "cswap" || b.local.SL != 3 || b.spec.PostList != 8 || b.local.Inline != 64 || !b.spec.RDMACM || !b.spec.Bidir || b.spec.Iterations != 500 {
+		t.Errorf("parsed %+v %+v", b.spec, b.local)
+	}
+	if !fs.Changed("sl") || !fs.Changed("post-list") {
+		t.Error("aliases do not count as given")
+	}
+	for _, args := range [][]string{{"--atomic_type=fetch_and_add"}, {"-AFETCH_AND_ADD"}, {"-A=FETCH_AND_ADD"}, {"--atomic", "fadd"}} {
+		if _, b, _, _, err := parsePerftest(args...); err != nil || b.spec.Atomic != "fadd" {
+			t.Errorf("%q: atomic %q, %v", args, b.spec.Atomic, err)
+		}
+	}
+	// A cluster is split at a perftest letter; -b stays rdma-bench's.
+	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.spec.Bidir || b.local.SL != 5 {
+		t.Errorf("-bS 5: bidir %t sl %d, %v", b.spec.Bidir, b.local.SL, err)
+	}
+	// No-ops: ignored, one note each, nothing set.
+	fs, _, _, notes, err = parsePerftest("--report_gbits", "-F", "-N", "--cpu_util", "--use_old_post_send", "--perform_warm_up", "--disable_pcie_relaxed")
+	if err != nil || len(notes) != 7 || fs.NFlag() != 0 {
+		t.Errorf("no-ops: %v, notes %q, %d flags set", err, notes, fs.NFlag())
+	}
+	if !strings.Contains(notes[0], "--report_gbits (perftest's) ignored: Gb/s is always shown") {
+		t.Errorf("note %q", notes[0])
+	}
+	// rdma-bench's values, and what follows "--", are never rewritten.
+	if _, b, _, notes, err := parsePerftest("--token", "--report_gbits", "--label", "-S"); err != nil || b.local.Token != "--report_gbits" || len(notes) != 0 {
+		t.Errorf("a value that looks like a perftest flag: token %q, %v, %q", b.local.Token, err, notes)
+	}
+	if out, _, err := perftestArgs(pflag.NewFlagSet("x", pflag.ContinueOnError), []string{"--", "-S", "--report_gbits"}); err != nil || !slices.Equal(out, []string{"--", "-S", "--report_gbits"}) {
+		t.Errorf("after --: %q, %v", out, err)
+	}
+	for _, c := range []struct{ args, want string }{
+		{"--run_infinitely", "unknown flag --run_infinitely (perftest's): runs have an end: use -D SECONDS with --report-interval 1s"},
+		{"-T 3", "unknown flag -T (perftest's): use --tclass N"},
+		{"-bT 3", "unknown flag -T (perftest's)"},
+		{"--use-srq", "unknown flag --use-srq (perftest's): a shared receive queue is not supported yet"},
+		{"-g", "unknown flag -g (perftest's): multicast is not supported yet"},
+		{"--use_hugepages", "huge page buffers are not supported yet"},
+		{"--outs=4", "unknown flag --outs (perftest's): rdma-bench always allows the device's maximum"},
+		{"--nosuch", "unknown flag: --nosuch"},
+		{"-K", "unknown shorthand flag: 'K' in -K"},
+	} {
+		_, _, _, _, err := parsePerftest(strings.Fields(c.args)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// rdma-bench's -o and --output are the output format; perftest's values
+// of them (-o 16: outstanding reads; --output=bandwidth) get the hint.
+func TestPerftestCollisions(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		want []string
+	}{
+		{"-o 16", []string{`unknown output "16": choose one of table, json, csv, hgrm, perftest`, "; perftest's -o/--outs 16? rdma-bench always allows the device's maximum"}},
+		{"--output=message_rate", []string{`unknown output "message_rate"`, "; perftest's --output message_rate? rdma-bench's --output is the format: -o perftest"}},
+		{"-o xml", []string{`unknown output "xml"`}},
+	} {
+		_, _, o, _, err := parsePerftest(strings.Fields(c.args)...)
+		if err == nil {
+			err = o.check()
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", c.args)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, want %q", c.args, err, w)
+			}
+		}
+		if len(c.want) == 1 && strings.Contains(err.Error(), "perftest's") {
+			t.Errorf("%s: a hint for a value perftest does not have: %v", c.args, err)
+		}
+	}
+}
+
+// rowValue is a value perftest's flag takes, and rdma-bench's too.
+func rowValue(e perftestFlag) string {
+	switch e.long {
+	case "atomic_type":
+		return "CMP_AND_SWAP"
+	case "connection":
+		return "UC"
+	case "ib-dev":
+		return "mlx5_1"
+	case "mtu":
+		return "1024"
+	case "size":
+		return "64"
+	case "port":
+		return "18600"
+	}
+	return "2"
+}
+
+// Every row, in each of perftest's spellings, does what the table says.
+func TestPerftestEveryRow(t *testing.T) {
+	for _, e := range perftestFlags {
+		for _, sp := range []string{"-" + e.short, "--" + e.long} {
+			if sp == "-" || e.collides != "" && (sp == "-"+e.short || sp == "--"+e.collides) {
+				continue // rdma-bench's own spelling: TestPerftestCollisions
+			}
+			args := []string{sp}
+			if e.value {
+				args = append(args, rowValue(e))
+			}
+			fs, _, _, notes, err := parsePerftest(args...)
+			switch {
+			case e.to == "help":
+				if !errors.Is(err, pflag.ErrHelp) {
+					t.Errorf("%s: %v, want help", sp, err)
+				}
+			case e.action == ptSame || e.action == ptAlias:
+				if err != nil || !fs.Changed(e.to) || len(notes) != 0 {
+					t.Errorf("%q: %v, --%s set %t, notes %q", args, err, e.to, fs.Changed(e.to), notes)
+				} else if got, want := fs.Lookup(e.to).Value.String(), e.translate(rowValue(e)); e.value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
+					t.Errorf("%q: --%s is %q, want %q", args, e.to, got, want)
+				}
+			case e.action == ptNoop:
+				if err != nil || len(notes) != 1 || fs.NFlag() != 0 || !strings.Contains(notes[0], e.why) {
+					t.Errorf("%q: %v, notes %q, %d flags set", args, err, notes, fs.NFlag())
+				}
+			default:
+				want := "unknown flag " + sp + " (perftest's): " + e.why
+				var bad *badInput
+				if !errors.As(err, &bad) || err.Error() != want {
+					t.Errorf("%q: %v, want %q", args, err, want)
+				}
+			}
+		}
+	}
+}
+
+// docs/perftest-flags.md is the table, written by perftestDoc (go test
+// -run PerftestDoc -update rewrites it).
+func TestPerftestDoc(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "perftest-flags.md")
+	got := perftestDoc()
+	if *updateGolden {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || string(want) != got {
+		t.Errorf("%s is not the table (%v): run go test ./cmd/rdma-bench -run PerftestDoc -update", path, err)
+	}
+}

@@ -72,10 +72,6 @@ func addBenchFlags(fs *pflag.FlagSet, b *benchFlags) {
 	fs.StringVar(&b.clock, "clock", "auto", "timestamp clock: monotonic (CLOCK_MONOTONIC_RAW), tsc (calibrated against it), or auto (tsc only where clock_gettime is a system call)")
 }
 
-// isBenchFlagSet tells whether fs has the flags of addBenchFlags (its
-// device flag marks them).
-func isBenchFlagSet(fs *pflag.FlagSet) bool { return fs.Lookup("ib-dev") != nil }
-
 // check validates the local settings and chooses the clock, before
 // anything is measured.
 func (b *benchFlags) check() error {

@@ -145,3 +145,7 @@ func (e *perftestFlag) apply(fs *pflag.FlagSet, out []string, spelled, v string,
 	}
 	return with(spelled), "", nil // rdma-bench's own spelling, or pflag's to refuse
 }
+
+// isBenchFlagSet tells whether fs has the flags of addBenchFlags (its
+// device flag marks them).
+func isBenchFlagSet(fs *pflag.FlagSet) bool { return fs.Lookup("ib-dev") != nil }

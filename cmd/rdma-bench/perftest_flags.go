@@ -131,7 +131,7 @@ var perftestFlags = []perftestFlag{
 	{long: "run_infinitely", action: ptHint, why: "runs have an end: use -D SECONDS with --report-interval 1s for live figures"},
 	{long: "retry_count", value: true, action: ptHint, why: "rdma-bench uses perftest's default retry count, 7, and cannot change it"},
 	{long: "tclass", value: true, action: ptSame, to: "tclass"},
-	{long: "use_hugepages", action: ptHint, why: "huge page buffers are " + notSupported + " yet"},
+	{long: "use_hugepages", action: ptAlias, to: "use-hugepages"},
 	{long: "wait_destroy", value: true, action: ptHint, why: "waiting before destroying the resources is " + notSupported},
 	{long: "disable_pcie_relaxed", action: ptNoop, why: "rdma-bench never asks for PCIe relaxed ordering"},
 	{long: "burst_size", value: true, action: ptHint, why: "use --rate OPS: a software rate limit in operations per second"},
@@ -140,7 +140,7 @@ var perftestFlags = []perftestFlag{
 	{long: "rate_units", value: true, action: ptHint, why: "use --rate OPS: a software rate limit in operations per second"},
 	{long: "rate_limit_type", value: true, action: ptHint, why: "use --rate OPS: a software rate limit in operations per second"},
 	{long: "inline_recv", value: true, action: ptHint, why: "inline receive is " + notSupported},
-	{long: "use-srq", action: ptHint, why: "a shared receive queue is " + notSupported + " yet"},
+	{long: "use-srq", action: ptSame, to: "use-srq"},
 	{long: "latency_gap", value: true, action: ptHint, why: "use --rate OPS: operations on a fixed schedule, latency measured from each one's due time"},
 }
 

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -167,6 +169,10 @@ func TestPerftestArgs(t *testing.T) {
 			t.Errorf("%q: atomic %q, %v", args, b.spec.Atomic, err)
 		}
 	}
+	// perftest's huge pages and shared receive queues are rdma-bench's.
+	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq"); err != nil || !b.spec.HugePages || !b.spec.SRQ {
+		t.Errorf("--use_hugepages --use-srq: hugepages %t srq %t, %v", b.spec.HugePages, b.spec.SRQ, err)
+	}
 	// A cluster is split at a perftest letter; -b stays rdma-bench's.
 	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.spec.Bidir || b.local.SL != 5 {
 		t.Errorf("-bS 5: bidir %t sl %d, %v", b.spec.Bidir, b.local.SL, err)
@@ -190,9 +196,7 @@ func TestPerftestArgs(t *testing.T) {
 		{"--run_infinitely", "unknown flag --run_infinitely (perftest's): runs have an end: use -D SECONDS with --report-interval 1s"},
 		{"-T 3", "unknown flag -T (perftest's): use --tclass N"},
 		{"-bT 3", "unknown flag -T (perftest's)"},
-		{"--use-srq", "unknown flag --use-srq (perftest's): a shared receive queue is not supported yet"},
 		{"-g", "unknown flag -g (perftest's): multicast is not supported yet"},
-		{"--use_hugepages", "huge page buffers are not supported yet"},
 		{"--outs=4", "unknown flag --outs (perftest's): rdma-bench always allows the device's maximum"},
 		{"--nosuch", "unknown flag: --nosuch"},
 		{"-K", "unknown shorthand flag: 'K' in -K"},

@@ -44,6 +44,7 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"atomic":          {[]badCase{{[]string{"-A", "swap"}, "choose fadd, cswap", false}}, []badCase{{[]string{"-A", ""}, "choose fadd, cswap", false}}},
 	"validate":        {nil, []badCase{{[]string{"--validate=yes!"}, "want true or false", false}}},
 	"use-hugepages":   {nil, []badCase{{[]string{"--use-hugepages=maybe"}, "want true or false", false}}},
+	"post-api":        {[]badCase{{[]string{"--post-api", "fast"}, "choose ex, classic", false}}, []badCase{{[]string{"--post-api", ""}, "choose ex, classic", false}}},
 	"use-srq":         {nil, []badCase{{[]string{"--use-srq=2"}, "want true or false", false}}},
 	"rdma-cm":         {nil, []badCase{{[]string{"--rdma-cm=x"}, "want true or false", false}}},
 	"rate":            {[]badCase{{[]string{"--rate", "0"}, "from 1 to", false}, {[]string{"--rate", "900000000"}, "above what the clock can schedule", false}}, []badCase{{[]string{"--rate", "fast"}, "whole number", false}, {[]string{"--rate", "100,100"}, "in the list twice", false}}},

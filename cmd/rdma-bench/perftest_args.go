@@ -135,6 +135,9 @@ func (e *perftestFlag) apply(fs *pflag.FlagSet, out []string, spelled, v string,
 	}
 	switch e.action {
 	case ptAlias:
+		if fs.Lookup(e.to) != nil && e.set != "" {
+			return append(out, "--"+e.to+"="+e.set), "", nil
+		}
 		if fs.Lookup(e.to) != nil {
 			return with("--" + e.to), "", nil
 		}

@@ -35,6 +35,7 @@ type perftestFlag struct {
 	action ptAction
 	to     string            // ptSame, ptAlias: rdma-bench's long flag
 	values map[string]string // ptAlias: perftest's value -> rdma-bench's (any case); others pass as given
+	set    string            // ptAlias of a switch: the value it gives rdma-bench's flag
 	why    string            // ptNoop: why it changes nothing; ptHint: what to use instead; else a difference, if any
 	// collides names rdma-bench's flag of the same spelling and another
 	// meaning; looks tells perftest's values of it, so that a refused
@@ -121,7 +122,7 @@ var perftestFlags = []perftestFlag{
 	{long: "odp", action: ptSame, to: "odp", why: "refused where the device lacks on-demand paging, naming what; not implemented (untested) where it has it"},
 	{long: "output", value: true, action: ptHint, collides: "output", looks: func(v string) bool { return slices.Contains(strings.Split(unitsValues, ", "), v) },
 		why: "rdma-bench's --output is the format: -o perftest for perftest's columns, -o json or -o csv to read one figure (perftest's --output=" + unitsValues + ")"},
-	{long: "use_old_post_send", action: ptNoop, why: "rdma-bench always posts with ibv_post_send"},
+	{long: "use_old_post_send", action: ptAlias, to: "post-api", set: "classic"},
 	{long: "perform_warm_up", action: ptNoop, why: "rdma-bench always warms up (--warmup N sets how much)"},
 	{long: "pkey_index", value: true, action: ptHint, why: "choosing the P_Key index is " + notSupported + " (index 0)"},
 	{long: "report-both", action: ptHint, why: "separate RX and TX figures of -b are " + notSupported},

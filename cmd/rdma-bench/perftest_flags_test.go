@@ -125,7 +125,7 @@ func TestPerftestTableAgreesWithFlags(t *testing.T) {
 				t.Errorf("--%s: %s of --%s, which run does not have", e.long, e.action, e.to)
 				continue
 			}
-			if takes := f.NoOptDefVal == ""; takes != e.value {
+			if takes := f.NoOptDefVal == ""; takes != (e.value || e.set != "") || (e.set != "" && e.value) {
 				t.Errorf("--%s: perftest's takes a value: %t; rdma-bench's --%s: %t", e.long, e.value, e.to, takes)
 			}
 			if e.action == ptSame && e.long != e.to {
@@ -170,16 +170,16 @@ func TestPerftestArgs(t *testing.T) {
 		}
 	}
 	// perftest's huge pages and shared receive queues are rdma-bench's.
-	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq"); err != nil || !b.spec.HugePages || !b.spec.SRQ {
-		t.Errorf("--use_hugepages --use-srq: hugepages %t srq %t, %v", b.spec.HugePages, b.spec.SRQ, err)
+	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq", "--use_old_post_send"); err != nil || !b.spec.HugePages || !b.spec.SRQ || b.spec.PostAPI != "classic" {
+		t.Errorf("--use_hugepages --use-srq --use_old_post_send: hugepages %t srq %t post api %q, %v", b.spec.HugePages, b.spec.SRQ, b.spec.PostAPI, err)
 	}
 	// A cluster is split at a perftest letter; -b stays rdma-bench's.
 	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.spec.Bidir || b.local.SL != 5 {
 		t.Errorf("-bS 5: bidir %t sl %d, %v", b.spec.Bidir, b.local.SL, err)
 	}
 	// No-ops: ignored, one note each, nothing set.
-	fs, _, _, notes, err = parsePerftest("--report_gbits", "-F", "-N", "--cpu_util", "--use_old_post_send", "--perform_warm_up", "--disable_pcie_relaxed")
-	if err != nil || len(notes) != 7 || fs.NFlag() != 0 {
+	fs, _, _, notes, err = parsePerftest("--report_gbits", "-F", "-N", "--cpu_util", "--perform_warm_up", "--disable_pcie_relaxed")
+	if err != nil || len(notes) != 6 || fs.NFlag() != 0 {
 		t.Errorf("no-ops: %v, notes %q, %d flags set", err, notes, fs.NFlag())
 	}
 	if !strings.Contains(notes[0], "--report_gbits (perftest's) ignored: Gb/s is always shown") {

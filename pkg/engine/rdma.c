@@ -197,7 +197,9 @@ static int post_ex(struct rb_engine *e, struct rb_eqp *q, uint32_t count, int in
 		struct ibv_send_wr *w = &q->wrs[k];
 		struct ibv_sge *s = &q->sges[k];
 		x->wr_id = w->wr_id;
-		x->wr_flags = w->send_flags & ~IBV_SEND_INLINE;
+		// IBV_SEND_INLINE stays: rxe's kernel side reads it from the WQE,
+		// as perftest leaves it.
+		x->wr_flags = w->send_flags;
 		switch (e->verb) {
 		case RB_WRITE:
 			ibv_wr_rdma_write(x, w->wr.rdma.rkey, w->wr.rdma.remote_addr);

@@ -53,6 +53,9 @@ type Params struct {
 	// Rate is the offered rate of an open loop (or a bandwidth run's
 	// rate limit), in operations per second; 0 for a closed loop.
 	Rate int `json:"rate"`
+	// PostAPI is how this side posted: "ex" (ibv_wr_*) or "classic"
+	// (ibv_post_send); "" for TCP.
+	PostAPI string `json:"post_api,omitempty"`
 	// SRQ is true when receives went through shared receive queues.
 	SRQ bool `json:"srq,omitempty"`
 	// PageBytes is the size of the pages behind the registered buffers

@@ -152,6 +152,12 @@ func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
 	if mtu := l.pathMTU(d.ActiveMTU); s.Transport == "UD" && s.Size > mtu {
 		return fmt.Errorf("size %d: a UD message must fit in one MTU (%d)", s.Size, mtu)
 	}
+	if s.PostAPI == "ex" && s.RDMACM {
+		return fmt.Errorf("--post-api ex: rdma_cm (-R) creates queue pairs for ibv_post_send only: use --post-api classic")
+	}
+	if s.PostAPI == "ex" && !d.PostEx {
+		return fmt.Errorf("--post-api ex: %s cannot create queue pairs for the extended post API for %s (ibv_create_qp_ex with send_ops_flags): use --post-api classic", d.Name, w.Name)
+	}
 	if w.Op == OpAtomic && !d.Atomics {
 		return fmt.Errorf("%s does not support atomic operations (atomic_cap none)", d.Name)
 	}

@@ -31,6 +31,7 @@ type rdmaSide struct {
 	*device
 	s      *session
 	inline int               // resolved -I
+	postEx bool              // post through the extended API
 	cml    *verbs.CMListener // server with --rdma-cm
 	peer   exchange.Endpoints
 
@@ -69,7 +70,7 @@ func (q *qpRes) target() []byte { return q.tbuf.Bytes() }
 // openDevice opens l's device and port and reads its limits for
 // transport; with cm, through rdma_cm's device list. On error nothing is
 // left open.
-func openDevice(l Local, transport string, cm bool) (_ *device, err error) {
+func openDevice(l Local, transport string, cm bool, ops verbs.SendOps) (_ *device, err error) {
 	d := &device{}
 	defer func() {
 		if err != nil {
@@ -113,8 +114,11 @@ func openDevice(l Local, transport string, cm bool) (_ *device, err error) {
 			return nil, err
 		}
 	}
-	d.limits.MaxInline, err = probeInline(d.ctx, d.pd, transport)
-	return d, err
+	if d.limits.MaxInline, err = probeInline(d.ctx, d.pd, transport); err != nil {
+		return d, err
+	}
+	d.limits.PostEx = probePostEx(d.ctx, d.pd, transport, ops)
+	return d, nil
 }
 
 // describe is the report's description of the device port in use.
@@ -135,7 +139,7 @@ func (d *device) close() error {
 // describes it with its limits for s's transport: for the defaults and
 // checks a client makes before it connects.
 func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
-	d, err := openDevice(l, s.Transport, s.RDMACM)
+	d, err := openDevice(l, s.Transport, s.RDMACM, s.sendOps())
 	if err != nil {
 		return nil, DeviceLimits{}, err
 	}
@@ -146,7 +150,7 @@ func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
 // openRDMA opens the device, checks the run against it, and creates every
 // resource. On error, everything created is released.
 func openRDMA(s *session) (_ side, err error) {
-	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM)
+	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM, s.spec.sendOps())
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +163,7 @@ func openRDMA(s *session) (_ side, err error) {
 	if err := CheckDevice(s.spec, s.local, s.w, n.limits); err != nil {
 		return nil, err
 	}
+	n.postEx = s.spec.PostAPI != "classic" && n.limits.PostEx && !s.spec.RDMACM
 	n.inline = s.local.Inline
 	if n.inline < 0 {
 		n.inline = 0
@@ -243,8 +248,12 @@ func (n *rdmaSide) create() error {
 			if spec.RDMACM {
 				continue // rdma_cm creates the QP when it connects
 			}
-			q.qp, err = n.pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
-				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq})
+			qs := verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
+				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq}
+			if n.postEx {
+				qs.SendOps = spec.sendOps()
+			}
+			q.qp, err = n.pd.NewQP(qs)
 			if err != nil {
 				return err
 			}
@@ -260,6 +269,47 @@ func newBuffer(size int, huge bool) (*verbs.Buffer, error) {
 		return verbs.NewHugeBuffer(size)
 	}
 	return verbs.NewBuffer(size)
+}
+
+// probePostEx tells whether the device creates a queue pair for the
+// extended post API with ops, by creating a throw-away one.
+func probePostEx(ctx *verbs.Context, pd *verbs.PD, transport string, ops verbs.SendOps) bool {
+	qpt, err := verbs.ParseQPType(transport)
+	if err != nil || ops == 0 {
+		return false
+	}
+	cq, err := ctx.NewCQ(4, false)
+	if err != nil {
+		return false
+	}
+	defer cq.Close()
+	qp, err := pd.NewQP(verbs.QPSpec{Type: qpt, SendCQ: cq, RecvCQ: cq, MaxSendWR: 1, MaxRecvWR: 1, SendOps: ops})
+	if err != nil {
+		return false
+	}
+	qp.Close()
+	return true
+}
+
+// sendOps is what s's queue pairs post: its operation, in the extended
+// API's terms.
+func (s Spec) sendOps() verbs.SendOps {
+	w, _ := Lookup(s.Workload)
+	switch {
+	case w.Op == OpWrite && s.Imm:
+		return verbs.OpsWriteImm
+	case w.Op == OpWrite:
+		return verbs.OpsWrite
+	case w.Op == OpRead:
+		return verbs.OpsRead
+	case w.Op == OpSend:
+		return verbs.OpsSend
+	case w.Op == OpAtomic && s.Atomic == "cswap":
+		return verbs.OpsCmpSwap
+	case w.Op == OpAtomic:
+		return verbs.OpsFetchAdd
+	}
+	return 0
 }
 
 func roundUp(n, to int) int { return (n + to - 1) / to * to }
@@ -306,6 +356,7 @@ func (n *rdmaSide) deviceInfo() *report.Device { return n.describe(n.s.local) }
 func (n *rdmaSide) params(p *report.Params) {
 	p.Device, p.Port, p.GIDIndex = n.ctx.Name(), n.s.local.IBPort, n.gid.Index
 	p.MTU, p.InlineBytes = n.s.local.pathMTU(int(n.port.ActiveMTU)), n.inline
+	p.PostAPI = map[bool]string{true: "ex", false: "classic"}[n.postEx]
 }
 
 // close releases everything, engines and QPs first. Safe on a partly

@@ -41,6 +41,9 @@ type DeviceLimits struct {
 	ActiveMTU int
 	MaxRdAtom int
 	Atomics   bool
+	// PostEx: the device creates QPs for the extended post API for the
+	// workload's operation.
+	PostEx bool
 	// FirmwareVersion is the device's, for the report.
 	FirmwareVersion string
 	// ODP is the device's on-demand paging support, read only when

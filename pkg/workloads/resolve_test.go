@@ -134,6 +134,8 @@ func TestCheckDevice(t *testing.T) {
 		{func(s *Spec) { s.Workload, s.Transport, s.Size = "send_bw", "UD", 2048 }, nil, "fit in one MTU (1024)"},
 		{func(s *Spec) { s.QPs, s.TxDepth, s.RxDepth = 8, 512, 512 }, nil, "max_cqe"},
 		{func(s *Spec) { s.Workload = "read_bw" }, func(l *Local) { l.Inline = 64 }, "carries no payload inline"},
+		{func(s *Spec) { s.PostAPI = "ex" }, nil, "rxe0 cannot create queue pairs for the extended post API for write_bw"},
+		{func(s *Spec) { s.PostAPI, s.RDMACM = "ex", true }, nil, "rdma_cm (-R) creates queue pairs for ibv_post_send only"},
 	} {
 		s, l := NewSpec("write_bw"), DefaultLocal()
 		if tc.s != nil {

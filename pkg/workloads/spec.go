@@ -36,6 +36,9 @@ type Spec struct {
 	RDMACM     bool   // connect the queue pairs through rdma_cm
 	HugePages  bool   // back the registered buffers with 2 MiB pages
 	SRQ        bool   // one shared receive queue per thread, of RxDepth
+	// PostAPI is how work requests are posted: "ex" (ibv_wr_*),
+	// "classic" (ibv_post_send), or "" for ex where the device can.
+	PostAPI string
 	// Rate, in operations per second, issues operations on a fixed
 	// schedule: open-loop latency for a latency workload, a rate limit
 	// for a bandwidth one; 0 for none.

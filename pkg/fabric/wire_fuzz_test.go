@@ -21,8 +21,10 @@ func rawFrameOf(magic string, n uint32, payload string) []byte {
 func FuzzReadFrame(f *testing.F) {
 	reg := testMember(2)
 	for _, m := range []*message{
+		{Type: msgChallenge, Nonce: "00112233445566778899aabbccddeeff"},
+		{Type: msgAuth, Proof: "ab", Nonce: "cd"},
 		{Type: msgRegister, Size: 4, Member: &reg},
-		{Type: msgAck},
+		{Type: msgAck, Proof: "ef"},
 		{Type: msgWelcome, Members: []Member{testMember(0), testMember(1)}},
 		{Type: msgStart, Start: &startMsg{Pattern: PatternPairs, Rounds: 3, PairTimeoutNS: 1e9}},
 		{Type: msgAssign, Assign: &assignMsg{Round: 1, Role: roleMeasure, Peer: 1}},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"time"
 )
@@ -93,7 +94,11 @@ func (g *gathering) handle(ctx context.Context, s *Session, c net.Conn) {
 	defer g.wg.Done()
 	l, m, err := g.admit(ctx, s, c)
 	if err != nil {
-		g.refused.note(c.RemoteAddr().String(), err.Error())
+		why := err.Error()
+		if l != nil {
+			why = strings.TrimPrefix(why, "from "+l.peer+": ")
+		}
+		g.refused.note(c.RemoteAddr().String(), why)
 		if l != nil {
 			_ = l.send(ctx, &message{Type: msgError, Error: refusedText}, min(authTimeout, s.cfg.IOTimeout))
 			linger(c)

@@ -67,6 +67,7 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	addBenchFlags(fs, &f.b)
 	p := fs.Lookup("port")
 	p.Usage, p.DefValue = "TCP port of this rank's measurement listener (default: a free one, advertised to the others)", "0"
+	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + tokenEnv + ", which an empty --token never turns off"
 	fs.StringVar(&f.pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
 	fs.BoolVar(&f.plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
 	fs.DurationVar(&f.pairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")

@@ -124,6 +124,9 @@ func writeFabricTable(w io.Writer, doc *fabric.Document, metrics []string) error
 	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
 		doc.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
 		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
+	if doc.Partial() {
+		ew.printf("PARTIAL: %s\n", partialReason(doc))
+	}
 	for i, m := range doc.Members {
 		if i == maxTableMembers {
 			ew.printf("  ... %d more ranks\n", len(doc.Members)-i)
@@ -156,6 +159,14 @@ func writeFabricTable(w io.Writer, doc *fabric.Document, metrics []string) error
 		return ew.err
 	}
 	return fabric.WriteFindings(w, doc, findingsLimit)
+}
+
+// partialReason says why a partial document stopped.
+func partialReason(doc *fabric.Document) string {
+	if doc.Reason != "" {
+		return doc.Reason
+	}
+	return fmt.Sprintf("%d of %d scheduled pairs measured or failed", len(doc.Pairs), doc.Schedule.Pairs)
 }
 
 // fabricWriter keeps the first write error.

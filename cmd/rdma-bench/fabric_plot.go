@@ -69,13 +69,17 @@ func fabricCaption(doc *fabric.Document) plot.Caption {
 	}
 	slices.Sort(devs)
 	slices.Sort(hosts)
-	return plot.Caption{
+	c := plot.Caption{
 		Device: listOrCount(slices.Compact(devs), "devices"),
 		Host:   listOrCount(slices.Compact(hosts), "hosts"),
 		Date:   doc.StartedAt.UTC().Format(time.RFC3339),
 		Tool:   "rdma-bench " + doc.Version,
 		Extra:  [][2]string{{"pattern", doc.Schedule.Pattern}, {"ranks", strconv.Itoa(doc.World.Size)}},
 	}
+	if doc.Partial() {
+		c.Extra = append(c.Extra, [2]string{"status", "PARTIAL: " + partialReason(doc)})
+	}
+	return c
 }
 
 // listOrCount is "a, b, c", or "12 hosts" beyond three.

@@ -133,7 +133,8 @@ func deviceGID(d *report.Device) (verbs.GID, error) {
 func (r *fabricRank) run(ctx context.Context) error {
 	f := r.f
 	sess, err := fabric.Rendezvous(ctx, fabric.RendezvousConfig{World: r.world, Self: r.self,
-		Coordinator: f.coordinator, Dir: f.dir, AdvertiseHost: r.host, Timeout: f.rvTimeout})
+		Coordinator: f.coordinator, Dir: f.dir, AdvertiseHost: r.host, Timeout: f.rvTimeout,
+		Token: f.b.local.Token, Log: os.Stderr})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err

@@ -27,7 +27,7 @@ func (s *Session) coordinate(ctx context.Context) error {
 		// All ranks have read it, or never will: leave no stale address.
 		defer removeAddrFile(s.cfg.Dir)
 	}
-	g := newGathering(s.World.Size)
+	g := newGathering(s.World.Size, s.cfg.Log)
 	if err := g.run(ctx, s, ln, deadline); err != nil {
 		msg := &message{Type: msgError, Error: err.Error()}
 		for _, l := range g.links {

@@ -17,6 +17,17 @@ const (
 	StatusFailed = "failed"
 )
 
+// Document statuses in Document.Status.
+const (
+	// StatusComplete: every scheduled pair is in the document, and every
+	// suspect was re-measured.
+	StatusComplete = "complete"
+	// StatusPartial: the sweep was cut short (rank 0 interrupted); the
+	// document holds what was measured until then, Reason says why, and
+	// the pairs never reached are absent.
+	StatusPartial = "partial"
+)
+
 // Document is a fabric run's result, gathered at rank 0.
 type Document struct {
 	// Tool and Version name the program (rank 0's version; every rank
@@ -40,6 +51,10 @@ type Document struct {
 	// StartedAt and FinishedAt bound the sweep.
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`
+	// Status is StatusComplete or StatusPartial; Reason says why a
+	// partial sweep stopped.
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
 	// Members are the ranks, ordered by rank.
 	Members []Member `json:"members"`
 	// Pairs are every scheduled pair's outcome, in schedule order.
@@ -81,6 +96,13 @@ type PairOutcome struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// ElapsedNS is how long the measuring side took.
 	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
+}
+
+// Partial reports whether the sweep was cut short: its Status is
+// partial, or (a document of an older rdma-bench, without a status) it
+// holds fewer pairs than its schedule.
+func (d *Document) Partial() bool {
+	return d.Status == StatusPartial || d.Status == "" && len(d.Pairs) < d.Schedule.Pairs
 }
 
 // OK reports whether the pair was measured.

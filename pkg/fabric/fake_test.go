@@ -159,6 +159,9 @@ type world struct {
 	cancels   []context.CancelFunc
 	ctxs      []context.Context
 	cfg       SweepConfig
+	// between, if set, is called with rank 0's address once it listens,
+	// before the other ranks start.
+	between func(addr string)
 }
 
 func newWorld(t *testing.T, n int) *world {
@@ -183,6 +186,11 @@ func (w *world) run(t *testing.T) (*Document, []error) {
 	var doc *Document
 	var wg sync.WaitGroup
 	for r := range n {
+		if r == 1 && w.between != nil {
+			c := dialStranger(t, addr)
+			c.Close()
+			w.between(addr)
+		}
 		cfg := testConfig(r, n)
 		cfg.Coordinator = addr
 		cfg.Self.Addr = w.measurers[r].addr()

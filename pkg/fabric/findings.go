@@ -59,7 +59,11 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		count(s.Recheck.Failed.Src, s.Recheck.Failed.Dst)
 	}
 	if len(failed) == 0 && len(outliers) == 0 && len(rechecks) == 0 {
-		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s\n", doc.ThresholdPct, plural(len(doc.Pairs), "pair"))
+		partial := ""
+		if doc.Partial() {
+			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
+		}
+		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s\n", doc.ThresholdPct, plural(len(doc.Pairs), "pair"), partial)
 		return ew.done("write findings")
 	}
 	ranks := make([]int, 0, len(tally))

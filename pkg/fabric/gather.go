@@ -2,8 +2,11 @@ package fabric
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,10 +22,13 @@ type gathering struct {
 	complete chan struct{}
 	once     sync.Once
 	wg       sync.WaitGroup
+	slots    chan struct{} // one a stranger: a connection not yet registered
+	refused  refusals
 }
 
-func newGathering(size int) *gathering {
-	return &gathering{members: make([]Member, size), links: make([]*link, size), complete: make(chan struct{})}
+func newGathering(size int, log io.Writer) *gathering {
+	return &gathering{members: make([]Member, size), links: make([]*link, size), complete: make(chan struct{}),
+		slots: make(chan struct{}, maxStrangers), refused: refusals{w: log}}
 }
 
 func (g *gathering) finish() { g.once.Do(func() { close(g.complete) }) }
@@ -39,6 +45,13 @@ func (g *gathering) run(ctx context.Context, s *Session, ln net.Listener, deadli
 			c, err := ln.Accept()
 			if err != nil {
 				return // the listener is closed below
+			}
+			select {
+			case g.slots <- struct{}{}:
+			default:
+				c.Close() // a member retries; a flood costs nothing
+				g.refused.note(c.RemoteAddr().String(), fmt.Sprintf("%d connections already waiting to register", maxStrangers))
+				continue
 			}
 			g.wg.Add(1)
 			go g.handle(ctx, s, c)
@@ -69,25 +82,37 @@ func (g *gathering) run(ctx context.Context, s *Session, ln net.Listener, deadli
 	}
 	g.mu.Unlock()
 	g.wg.Wait() // handlers end within IOTimeout
+	g.refused.flush()
 	return err
 }
 
-// handle reads one connection's registration. A connection that sends no
-// frame is not a rank (a port scan, a health check) and is dropped; a
-// registration that cannot join the run stops the rendezvous.
+// handle reads one connection's authentication and registration (see
+// auth.go). A connection that is not a member's is refused and closed,
+// and the gathering goes on; a member's registration that cannot join the
+// run stops the rendezvous.
 func (g *gathering) handle(ctx context.Context, s *Session, c net.Conn) {
 	defer g.wg.Done()
-	l := newLink(c, "connection from "+c.RemoteAddr().String())
-	m, err := l.recv(ctx, s.cfg.IOTimeout)
+	l, m, err := g.admit(ctx, s, c)
 	if err != nil {
-		l.Close()
+		why := err.Error()
+		if l != nil {
+			why = strings.TrimPrefix(why, "from "+l.peer+": ")
+		}
+		g.refused.note(c.RemoteAddr().String(), why)
+		if l != nil {
+			_ = l.send(ctx, &message{Type: msgError, Error: refusedText}, min(authTimeout, s.cfg.IOTimeout))
+			linger(c)
+		}
+		c.Close()
+		<-g.slots
 		return
 	}
-	if err := checkRegistration(s.cfg.Self, s.World.Size, m); err != nil {
+	<-g.slots
+	if err := checkRegistration(s.cfg.Self, s.World.Size, m.reg); err != nil {
 		g.refuse(ctx, s, l, err, true)
 		return
 	}
-	r := m.Member.Rank
+	r := m.reg.Member.Rank
 	g.mu.Lock()
 	switch over := g.over; {
 	case g.links[r] != nil:
@@ -95,15 +120,16 @@ func (g *gathering) handle(ctx context.Context, s *Session, c net.Conn) {
 		first := g.members[r]
 		g.mu.Unlock()
 		g.refuse(ctx, s, l, fmt.Errorf("rank %d claimed twice: by %s (%s) and by %s (%s)",
-			r, orDash(first.Hostname), orDash(first.Addr), orDash(m.Member.Hostname), orDash(m.Member.Addr)), !over)
+			r, orDash(first.Hostname), orDash(first.Addr), orDash(m.reg.Member.Hostname), orDash(m.reg.Member.Addr)), !over)
 		return
 	case over:
 		g.mu.Unlock()
 		g.refuse(ctx, s, l, errGatheringOver, false)
 		return
 	}
-	l.peer = m.Member.String()
-	g.members[r] = *m.Member
+	l.peer = m.reg.Member.String()
+	l.limit = maxFrame
+	g.members[r] = *m.reg.Member
 	g.links[r] = l
 	g.count++
 	if g.count == s.World.Size-1 {
@@ -111,7 +137,63 @@ func (g *gathering) handle(ctx context.Context, s *Session, c net.Conn) {
 	}
 	g.mu.Unlock()
 	// A failed ack shows again when the welcome is sent.
-	_ = l.send(ctx, &message{Type: msgAck}, s.cfg.IOTimeout)
+	_ = l.send(ctx, &message{Type: msgAck, Proof: proof(s.cfg.Token, proofRank0, m.nonce)}, s.cfg.IOTimeout)
+}
+
+// linger lets a refusal reach the peer: closing a connection with unread
+// bytes would reset it, and the peer could lose the refusal. It ends the
+// sending side, then drops what the peer still sends for at most
+// lingerTime (nothing is kept).
+func linger(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	_ = c.SetReadDeadline(time.Now().Add(lingerTime))
+	_, _ = io.CopyN(io.Discard, c, frameHeader+registerFrame)
+}
+
+const lingerTime = 100 * time.Millisecond
+
+// admitted is what a stranger sent before rank 0 knows it is a member.
+type admitted struct {
+	reg   *message // the registration
+	nonce string   // the rank's nonce, for rank 0's proof
+}
+
+// admit challenges a new connection and reads its proof and registration,
+// each within authTimeout (or IOTimeout, if shorter) and a small frame.
+// Its error is for rank 0's log only; the connection is told nothing but
+// "refused" (and nothing at all when no link was made).
+func (g *gathering) admit(ctx context.Context, s *Session, c net.Conn) (*link, admitted, error) {
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, admitted{}, err
+	}
+	l := newLink(c, "connection from "+c.RemoteAddr().String())
+	var m *message
+	l.limit = authFrame
+	wait := min(authTimeout, s.cfg.IOTimeout)
+	if err := l.send(ctx, &message{Type: msgChallenge, Nonce: nonce}, wait); err != nil {
+		return nil, admitted{}, err
+	}
+	m, err = l.recv(ctx, wait)
+	switch {
+	case err != nil:
+		return l, admitted{}, err
+	case m.Type != msgAuth:
+		return l, admitted{}, fmt.Errorf("sent %q, want auth", m.Type)
+	case !proven(s.cfg.Token, proofRank, nonce, m.Proof):
+		return l, admitted{}, errors.New("wrong token")
+	}
+	a := admitted{nonce: m.Nonce}
+	l.limit = registerFrame
+	if a.reg, err = l.recv(ctx, wait); err != nil {
+		return l, admitted{}, err
+	}
+	if a.reg.Type != msgRegister || a.reg.Member == nil {
+		return l, admitted{}, fmt.Errorf("sent %q, want a registration", a.reg.Type)
+	}
+	return l, a, nil
 }
 
 // refuse answers l with err and closes it; fatal errors stop the

@@ -5,8 +5,10 @@ import "encoding/json"
 // Coordinator conversation, one message a frame (see wire.go):
 //
 //	rank k                      rank 0
+//	                       <--  challenge{nonce}    (on accepting the connection)
+//	auth{proof, nonce}     -->                      (see auth.go)
 //	register{size, member} -->
-//	                       <--  ack                 (registration accepted)
+//	                       <--  ack{proof}          (registration accepted)
 //	                       <--  welcome{members}    (every rank registered)
 //	                       <--  start{...}          (Session.Sweep)
 //	                       <--  assign{round, role, peer}
@@ -17,16 +19,20 @@ import "encoding/json"
 // assign and done, numbered after the schedule's, each of one pair: the
 // other ranks are assigned idle.
 //
-// Rank 0 may send error instead of any message; the rank then stops.
+// Rank 0 may send error instead of any message; the rank then stops. A
+// connection that is not a member's (a wrong token, not an auth then a
+// registration) gets the error "refused" and nothing else.
 const (
-	msgRegister = "register"
-	msgAck      = "ack"
-	msgWelcome  = "welcome"
-	msgStart    = "start"
-	msgAssign   = "assign"
-	msgDone     = "done"
-	msgFinish   = "finish"
-	msgError    = "error"
+	msgChallenge = "challenge"
+	msgAuth      = "auth"
+	msgRegister  = "register"
+	msgAck       = "ack"
+	msgWelcome   = "welcome"
+	msgStart     = "start"
+	msgAssign    = "assign"
+	msgDone      = "done"
+	msgFinish    = "finish"
+	msgError     = "error"
 )
 
 // Roles in an assignment.
@@ -46,6 +52,8 @@ type message struct {
 	Assign  *assignMsg `json:"assign,omitempty"`
 	Done    *doneMsg   `json:"done,omitempty"`
 	Error   string     `json:"error,omitempty"`
+	Nonce   string     `json:"nonce,omitempty"` // challenge, auth: 32 random bytes in hex
+	Proof   string     `json:"proof,omitempty"` // auth, ack: see auth.go
 }
 
 // startMsg opens a sweep and says how long a rank may wait.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"time"
@@ -51,6 +52,13 @@ type RendezvousConfig struct {
 	// IOTimeout bounds one message or one connection attempt. Zero means
 	// 10s.
 	IOTimeout time.Duration
+	// Token is the shared secret every rank must prove to rank 0 (and rank
+	// 0 to them) before registering; "" lets anyone who reaches rank 0's
+	// port register. See auth.go.
+	Token string
+	// Log receives rank 0's lines about the connections it refused, at
+	// most one every 5s; nil writes nothing.
+	Log io.Writer
 }
 
 // Session is a rendezvous that succeeded: the members are known to every
@@ -75,9 +83,12 @@ type Session struct {
 // Rendezvous brings every rank together: rank 0 starts a coordinator and
 // publishes its address; every other rank finds it (PMI first when PMI_FD
 // is set, then Coordinator, then Dir), registers, and waits for the member
-// list. Rank 0 refuses another world size, version or parameter set, or a
-// rank claimed twice, and stops everyone with that error; it names the
-// ranks still missing when Timeout passes.
+// list. Every rank first proves Token to rank 0 (auth.go): a connection
+// that does not, or sends anything but a registration, is refused with no
+// more than "refused" and rank 0 goes on waiting. Rank 0 refuses a
+// member's other world size, version or parameter set, or a rank claimed
+// twice, and stops everyone with that error; it names the ranks still
+// missing when Timeout passes.
 func Rendezvous(ctx context.Context, cfg RendezvousConfig) (*Session, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv

@@ -162,8 +162,8 @@ func TestCoordinatorSilent(t *testing.T) {
 				}
 				t.Cleanup(func() { conn.Close() })
 				conn.SetDeadline(time.Now().Add(5 * time.Second))
+				_, _ = conn.Write([]byte(c.reply)) // rank 0 speaks first: its challenge
 				_, _ = bufio.NewReader(conn).Peek(4)
-				_, _ = conn.Write([]byte(c.reply))
 			}()
 			cfg := testConfig(1, 2)
 			cfg.Coordinator = ln.Addr().String()

@@ -69,25 +69,33 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 			writeProgress(cfg.Progress, i+1, len(rounds), sw.doc.Pairs[base:], time.Since(sw.doc.StartedAt))
 		}
 		if err != nil {
-			return sw.abort(err, fmt.Sprintf("in round %d of %d", i+1, len(rounds)))
+			return sw.abort(ctx, err, fmt.Sprintf("in round %d of %d", i+1, len(rounds)))
 		}
 	}
 	if err := sw.recheck(ctx, len(rounds)); err != nil {
-		return sw.abort(err, "re-measuring the suspects")
+		return sw.abort(ctx, err, "re-measuring the suspects")
 	}
 	sw.broadcast(&message{Type: msgFinish})
 	sw.doc.FinishedAt = time.Now()
+	sw.doc.Status = StatusComplete
 	return sw.doc, nil
 }
 
 // abort ends a sweep that cannot go on: it tells every rank, and returns
-// the document so far, with its suspects (whether re-measured or not).
-func (sw *sweeper) abort(err error, where string) (*Document, error) {
+// the document so far, marked partial with why and where it stopped, with
+// its suspects (whether re-measured or not).
+func (sw *sweeper) abort(ctx context.Context, err error, where string) (*Document, error) {
 	sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
 	if sw.doc.Suspects == nil {
 		_ = sw.findSuspects() // the options were checked; a metric without a unit has none
 	}
+	why := err
+	if cause := context.Cause(ctx); cause != nil {
+		why = cause // "interrupt signal received", not "context canceled"
+	}
 	sw.doc.FinishedAt = time.Now()
+	sw.doc.Status = StatusPartial
+	sw.doc.Reason = fmt.Sprintf("stopped %s: %v; %d of %d scheduled pairs measured or failed", where, why, len(sw.doc.Pairs), sw.doc.Schedule.Pairs)
 	return sw.doc, fmt.Errorf("sweep stopped %s: %w", where, err)
 }
 
@@ -111,7 +119,11 @@ func (sw *sweeper) read(ctx context.Context, r int) {
 // in the document. It fails only when ctx is done.
 func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
 	outs, err := sw.measure(ctx, num, pairs)
-	sw.doc.Pairs = append(sw.doc.Pairs, outs...)
+	for _, o := range outs {
+		if o.Status != "" { // a pair an interruption cut short is not in the document
+			sw.doc.Pairs = append(sw.doc.Pairs, o)
+		}
+	}
 	return err
 }
 

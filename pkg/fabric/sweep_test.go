@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -223,7 +224,8 @@ func TestSweepMeasureError(t *testing.T) {
 	}
 }
 
-// TestSweepCancelled: cancelling rank 0 stops every rank.
+// TestSweepCancelled: cancelling rank 0 stops every rank, and rank 0's
+// document is marked partial.
 func TestSweepCancelled(t *testing.T) {
 	w := newWorld(t, 3)
 	w.measurers[0].hook = func(ctx context.Context, call int, role string, peer int) error {
@@ -240,6 +242,20 @@ func TestSweepCancelled(t *testing.T) {
 		if errs[r] == nil || !strings.Contains(errs[r].Error(), "rank 0 stopped the sweep: rank 0 stopped: context canceled") {
 			t.Errorf("rank %d: %v", r, errs[r])
 		}
+	}
+	// The document says it is partial, and why; the pairs the
+	// interruption cut short are not in it.
+	if !doc.Partial() || doc.Status != StatusPartial || !regexp.MustCompile(`^stopped in round [1-6] of 6: context canceled; [0-5] of 6 scheduled pairs measured or failed$`).MatchString(doc.Reason) {
+		t.Errorf("status %q, reason %q", doc.Status, doc.Reason)
+	}
+	for _, p := range doc.Pairs {
+		if p.Status != StatusOK && p.Status != StatusFailed {
+			t.Errorf("pair %d->%d in round %d: status %q", p.Src, p.Dst, p.Round, p.Status)
+		}
+	}
+	var b strings.Builder
+	if err := WriteFindings(&b, doc, 0); err != nil || !strings.Contains(b.String(), "of a partial sweep (stopped in round ") {
+		t.Errorf("findings (%v):\n%s", err, b.String())
 	}
 }
 

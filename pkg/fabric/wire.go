@@ -24,17 +24,30 @@ const (
 	maxFrame = 16 << 20
 )
 
+// Smaller bounds apply before a connection is known to be a member (see
+// auth.go): a stranger's frame costs rank 0 at most these many bytes.
+const (
+	// authFrame bounds the frames before a peer has proven the token:
+	// the challenge, the proof and the acknowledgement.
+	authFrame = 4 << 10
+	// registerFrame bounds a registration (a member's parameters: a few
+	// KB).
+	registerFrame = 1 << 20
+)
+
 // link is one coordinator connection. send and recv may run at the same
 // time (one of each); each has its own deadline.
 type link struct {
 	conn net.Conn
 	rd   *bufio.Reader
 	peer string // who is at the other end, for errors
-	wmu  sync.Mutex
+	// limit bounds the payload of the next frames recv reads.
+	limit int
+	wmu   sync.Mutex
 }
 
 func newLink(conn net.Conn, peer string) *link {
-	return &link{conn: conn, rd: bufio.NewReader(conn), peer: peer}
+	return &link{conn: conn, rd: bufio.NewReaderSize(conn, 4096), peer: peer, limit: maxFrame}
 }
 
 // Close closes the connection; a blocked send or recv returns.
@@ -42,17 +55,10 @@ func (l *link) Close() error { return l.conn.Close() }
 
 // send writes m within timeout, or until ctx is done.
 func (l *link) send(ctx context.Context, m *message, timeout time.Duration) error {
-	payload, err := json.Marshal(m)
+	buf, err := encodeFrame(m)
 	if err != nil {
-		return fmt.Errorf("encode %s message: %w", m.Type, err)
+		return err
 	}
-	if len(payload) > maxFrame {
-		return fmt.Errorf("%s message of %d bytes: at most %d fit a frame", m.Type, len(payload), maxFrame)
-	}
-	buf := make([]byte, frameHeader, frameHeader+len(payload))
-	copy(buf, frameMagic)
-	binary.BigEndian.PutUint32(buf[4:], uint32(len(payload)))
-	buf = append(buf, payload...)
 	l.wmu.Lock()
 	defer l.wmu.Unlock()
 	err = l.bounded(ctx, timeout, l.conn.SetWriteDeadline, func() error {
@@ -65,37 +71,86 @@ func (l *link) send(ctx context.Context, m *message, timeout time.Duration) erro
 	return nil
 }
 
-// recv reads one message within timeout, or until ctx is done.
+// recv reads one message of at most l.limit bytes within timeout, or
+// until ctx is done.
 func (l *link) recv(ctx context.Context, timeout time.Duration) (*message, error) {
-	var m message
+	var m *message
 	err := l.bounded(ctx, timeout, l.conn.SetReadDeadline, func() error {
-		var hdr [frameHeader]byte
-		if _, err := io.ReadFull(l.rd, hdr[:]); err != nil {
-			return err
-		}
-		if string(hdr[:4]) != frameMagic {
-			return fmt.Errorf("peer is not an rdma-bench fabric process (frame starts %q, want %q)", hdr[:4], frameMagic)
-		}
-		n := binary.BigEndian.Uint32(hdr[4:])
-		if n > maxFrame {
-			return fmt.Errorf("frame of %d bytes: at most %d accepted", n, maxFrame)
-		}
-		payload := make([]byte, n)
-		if _, err := io.ReadFull(l.rd, payload); err != nil {
-			return err
-		}
-		if err := json.Unmarshal(payload, &m); err != nil {
-			return fmt.Errorf("decode message: %w", err)
-		}
-		if m.Type == "" {
-			return errors.New("message without a type")
-		}
-		return nil
+		var err error
+		m, err = readFrame(l.rd, l.limit)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("from %s: %w", l.peer, err)
 	}
+	return m, nil
+}
+
+// encodeFrame is m as one frame.
+func encodeFrame(m *message) ([]byte, error) {
+	payload, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s message: %w", m.Type, err)
+	}
+	if len(payload) > maxFrame {
+		return nil, fmt.Errorf("%s message of %d bytes: at most %d fit a frame", m.Type, len(payload), maxFrame)
+	}
+	buf := make([]byte, frameHeader, frameHeader+len(payload))
+	copy(buf, frameMagic)
+	binary.BigEndian.PutUint32(buf[4:], uint32(len(payload)))
+	return append(buf, payload...), nil
+}
+
+// readFrame reads one frame of at most limit payload bytes from r. The
+// payload's buffer follows the bytes that arrive, not the length
+// announced (see readPayload).
+func readFrame(r io.Reader, limit int) (*message, error) {
+	var hdr [frameHeader]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	if string(hdr[:4]) != frameMagic {
+		return nil, fmt.Errorf("peer is not an rdma-bench fabric process (frame starts %q, want %q)", hdr[:4], frameMagic)
+	}
+	n := binary.BigEndian.Uint32(hdr[4:])
+	if int64(n) > int64(limit) {
+		return nil, fmt.Errorf("frame of %d bytes: at most %d accepted here", n, limit)
+	}
+	payload, err := readPayload(r, int(n))
+	if err != nil {
+		return nil, err
+	}
+	var m message
+	if err := json.Unmarshal(payload, &m); err != nil {
+		return nil, fmt.Errorf("decode message: %w", err)
+	}
+	if m.Type == "" {
+		return nil, errors.New("message without a type")
+	}
 	return &m, nil
+}
+
+// firstChunk is what readPayload allocates before the peer has sent
+// anything.
+const firstChunk = 64 << 10
+
+// readPayload reads n bytes: the first firstChunk into a buffer of their
+// own, the rest once they come into one of n bytes. A peer's
+// announcement alone costs rank 0 at most firstChunk.
+func readPayload(r io.Reader, n int) ([]byte, error) {
+	first := make([]byte, min(n, firstChunk))
+	if _, err := io.ReadFull(r, first); err != nil {
+		return nil, err
+	}
+	if n == len(first) {
+		return first, nil
+	}
+	payload := make([]byte, n)
+	copy(payload, first)
+	if _, err := io.ReadFull(r, payload[len(first):]); err != nil {
+		return nil, err
+	}
+	return payload, nil
 }
 
 // bounded runs op with setDeadline set timeout from now; cancelling ctx

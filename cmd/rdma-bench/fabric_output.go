@@ -122,7 +122,7 @@ func saveFabric(dir string, doc *fabric.Document) (string, error) {
 func writeFabricTable(w io.Writer, doc *fabric.Document, metrics []string) error {
 	ew := &fabricWriter{w: w}
 	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
-		doc.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
+		doc.Tool.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
 		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
 	if doc.Partial() {
 		ew.printf("PARTIAL: %s\n", partialReason(doc))

@@ -73,7 +73,7 @@ func fabricCaption(doc *fabric.Document) plot.Caption {
 		Device: listOrCount(slices.Compact(devs), "devices"),
 		Host:   listOrCount(slices.Compact(hosts), "hosts"),
 		Date:   doc.StartedAt.UTC().Format(time.RFC3339),
-		Tool:   "rdma-bench " + doc.Version,
+		Tool:   "rdma-bench " + doc.Tool.Version,
 		Extra:  [][2]string{{"pattern", doc.Schedule.Pattern}, {"ranks", strconv.Itoa(doc.World.Size)}},
 	}
 	if doc.Partial() {

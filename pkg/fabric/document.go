@@ -28,12 +28,26 @@ const (
 	StatusPartial = "partial"
 )
 
+// SchemaVersion is the version of the fabric document's layout.
+const SchemaVersion = 1
+
+// Kind is the kind of a fabric document.
+const Kind = "fabric"
+
+// Tool names the program that wrote a document, as the run documents do.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
 // Document is a fabric run's result, gathered at rank 0.
 type Document struct {
-	// Tool and Version name the program (rank 0's version; every rank
-	// runs the same).
-	Tool    string `json:"tool"`
-	Version string `json:"version"`
+	// SchemaVersion is the layout's version ([SchemaVersion]); Kind is
+	// "fabric" ([Kind]), beside the "run" documents of run and suite.
+	SchemaVersion int    `json:"schema_version"`
+	Kind          string `json:"kind"`
+	// Tool names the program: rank 0's version (every rank runs the same).
+	Tool Tool `json:"tool"`
 	// Launcher is how the world was found (Launcher* constants).
 	Launcher string `json:"launcher"`
 	// World is rank 0's world: Size is the number of ranks.

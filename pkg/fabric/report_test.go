@@ -48,7 +48,7 @@ func handDoc(t *testing.T) *Document {
 		t.Fatal(err)
 	}
 	doc := &Document{
-		Tool: "rdma-bench fabric", Version: "v1.0", Launcher: LauncherPMI, World: World{Rank: 0, Size: 3, Launcher: LauncherPMI},
+		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: "v1.0"}, Launcher: LauncherPMI, World: World{Rank: 0, Size: 3, Launcher: LauncherPMI},
 		Rendezvous: MethodPMI, Workloads: []string{"write_lat", "write_bw"}, Params: map[string]string{"size": "64"},
 		Schedule: ScheduleInfo{Pattern: PatternPairs, Rounds: len(rounds), Pairs: 6}, PairTimeoutNS: int64(time.Minute),
 		StartedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Status: StatusComplete,

@@ -103,7 +103,10 @@ func (s *Session) sweepWorker(ctx context.Context, cfg SweepConfig) error {
 		}
 		switch {
 		case m.Type == msgAssign && m.Assign != nil:
-			d := perform(ctx, cfg.Measurer, s.Members, m.Assign, pairTimeout)
+			d, err := performWatched(ctx, l, cfg.Measurer, s.Members, m.Assign, pairTimeout, bound)
+			if err != nil {
+				return err
+			}
 			if dropResults {
 				d.Result = nil
 			}
@@ -121,4 +124,41 @@ func (s *Session) sweepWorker(ctx context.Context, cfg SweepConfig) error {
 			return fmt.Errorf("from rank 0: unexpected %q message", m.Type)
 		}
 	}
+}
+
+// performWatched performs an assignment while watching the link to rank
+// 0, which says nothing until it has this rank's report unless it stops
+// the sweep: a stop, or a lost rank 0, ends the measurement at once
+// rather than when the pair's time is up (a server waiting for a client
+// that rank 0's end took away would otherwise wait it out).
+func performWatched(ctx context.Context, l *link, m Measurer, members []Member, a *assignMsg, pairTimeout, bound time.Duration) (*doneMsg, error) {
+	mctx, stopMeasuring := context.WithCancel(ctx)
+	defer stopMeasuring()
+	wctx, stopWatching := context.WithCancel(ctx)
+	type heard struct {
+		m      *message
+		err    error
+		ourEnd bool // the watch ended because the measurement did
+	}
+	ch := make(chan heard, 1)
+	go func() {
+		msg, err := l.recv(wctx, bound)
+		h := heard{m: msg, err: err, ourEnd: err != nil && wctx.Err() != nil}
+		if !h.ourEnd {
+			stopMeasuring()
+		}
+		ch <- h
+	}()
+	d := perform(mctx, m, members, a, pairTimeout)
+	stopWatching()
+	h := <-ch
+	switch {
+	case h.ourEnd:
+		return d, nil
+	case h.err != nil:
+		return nil, fmt.Errorf("lost rank 0 during round %d: %w", a.Round, h.err)
+	case h.m.Type == msgError:
+		return nil, fmt.Errorf("rank 0 stopped the sweep: %s", h.m.Error)
+	}
+	return nil, fmt.Errorf("from rank 0 during round %d: unexpected %q message", a.Round, h.m.Type)
 }

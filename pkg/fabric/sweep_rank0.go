@@ -47,7 +47,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	}
 	plan := Plan(rounds, cfg.PairTimeout)
 	sw.doc = &Document{
-		Tool: "rdma-bench fabric", Version: s.cfg.Self.Version, Launcher: s.World.Launcher,
+		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
 		Schedule:      ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs},
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,

@@ -245,7 +245,7 @@ func checkKind(top map[string]json.RawMessage) error {
 		return nil
 	}
 	var tool string
-	if json.Unmarshal(top["tool"], &tool) == nil && tool == ToolName {
+	if json.Unmarshal(top["tool"], &tool) == nil && strings.HasPrefix(tool, ToolName) {
 		if _, ok := top["pairs"]; ok {
 			return &OtherKindError{Kind: "fabric"}
 		}

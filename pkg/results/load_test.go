@@ -224,7 +224,7 @@ func TestLoadOtherKinds(t *testing.T) {
 	}
 	files := map[string]string{
 		"a.json":       string(run),
-		"fabric.json":  `{"tool": "rdma-bench", "version": "devel", "pairs": []}`,
+		"fabric.json":  `{"tool": "rdma-bench fabric", "version": "devel", "pairs": []}`,
 		"fabric2.json": `{"kind": "fabric", "schema_version": 1, "tool": {"name": "rdma-bench"}}`,
 		"gate.json":    `{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}}`,
 	}

@@ -46,13 +46,20 @@ type Server struct {
 	// Persistent serves one run after another until ctx ends; otherwise
 	// the server ends after the run it served (a whole sweep).
 	Persistent bool
+	// Retry keeps a one-shot server waiting after it refused a client
+	// before its run began (parameters, CPUs, memory, a handshake that
+	// broke): one-shot means one measured run, and the next client may be
+	// the right one. Without it the refusal ends the server, as in-process
+	// pairs want (loopback, fabric), whose one client does not come back.
+	Retry bool
 	// Log receives one line per client, at most a few a second of each
 	// kind (see serverLog); nil discards it.
 	Log io.Writer
 }
 
 // Serve accepts clients on ln until ctx ends (persistent) or the run it
-// served, a whole sweep, is over: then it returns that run's error.
+// served, a whole sweep, is over: then it returns that run's error (see
+// Retry for a client refused before its run began).
 //
 // Equivalent to: `ib_write_lat` (server side), `sockperf server`, `iperf3 -s`.
 func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
@@ -79,6 +86,10 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 			continue
 		}
 		if err != nil {
+			// The run's error, once every handler has ended: a one-shot
+			// server's run ends the server by cancelling ctx.
+			cancel()
+			wg.Wait()
 			select {
 			case e := <-st.ended:
 				return e
@@ -150,8 +161,12 @@ func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, re
 		log.printf("refused", host, "refused a client from %s: busy with %s", from, who)
 		return
 	}
-	what, err := sv.serveOne(ctx, conn, hello, port)
+	what, ran, err := sv.serveOne(ctx, conn, hello, port)
 	switch {
+	case !ran:
+		log.printf("refused", host, "refused a client from %s: %s", from, exchange.Sanitize(err.Error()))
+		st.refused(err)
+		return
 	case err != nil:
 		log.printf("failed", host, "%s from %s failed: %s", what, from, exchange.Sanitize(err.Error()))
 	default:
@@ -161,8 +176,9 @@ func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, re
 }
 
 // serveOne checks what the client asks for and runs it; what names the
-// run for the log (only once it is known to be valid).
-func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, err error) {
+// run for the log (only once it is known to be valid), ran says whether
+// the run began (when not, err says why the client was refused).
+func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, ran bool, err error) {
 	what = "a run"
 	spec, err := DecodeSpec(hello.Params)
 	if err == nil {
@@ -178,14 +194,14 @@ func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello excha
 	if err != nil {
 		err = fmt.Errorf("client asked for a run this server refuses: %w", err)
 		conn.SendError(err)
-		return what, err
+		return what, false, err
 	}
 	if err := conn.AnswerHello(sv.Explicit, hello); err != nil {
-		return what, err
+		return what, false, err
 	}
 	w, _ := Lookup(spec.Workload)
 	_, err = newSession(spec, sv.Local, w, server, conn, port).run(ctx)
-	return what, err
+	return what, true, err
 }
 
 // tokenOK compares the client's token with the server's in constant time;

@@ -19,6 +19,7 @@ type serving struct {
 	holder   string      // the client whose run is under way
 	reserved string      // a one-shot server's sweep: the host whose next point is awaited
 	timer    *time.Timer // ends a reservation not taken up in time
+	ran      bool        // a run began (a one-shot server's sweep is under way)
 }
 
 // claim makes host the server's holder, unless a run is under way (for
@@ -67,6 +68,7 @@ func (st *serving) done(host string, more bool, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.free()
+	st.ran = true
 	switch {
 	case st.sv.Persistent:
 	case err != nil || !more:
@@ -81,6 +83,20 @@ func (st *serving) done(host string, more bool, err error) {
 				st.end(fmt.Errorf("the client %s announced another run but did not come back within %v", host, idle))
 			}
 		})
+	}
+}
+
+// refused frees the server claimed by a client it then refused before its
+// run began (parameters, memory, a handshake that broke). A one-shot
+// server with Retry keeps waiting for a client it can serve, unless the
+// client was in the middle of its sweep, whose runs then end with err;
+// without Retry the refusal ends it.
+func (st *serving) refused(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.free()
+	if !st.sv.Persistent && (st.ran || !st.sv.Retry) {
+		st.end(err)
 	}
 }
 

@@ -107,7 +107,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 			if oc == conn {
 				log.printf("dropped", hostOf(from), "dropped a connection from %s: every handshake slot it could take holds a hello under way", from)
 			} else {
-				log.printf("dropped", hostOf(oc.RemoteAddr()), "dropped a connection from %s: it had sent no hello when its handshake slot was needed", oc.RemoteAddr())
+				log.printf("dropped", hostOf(oc.RemoteAddr()), "dropped a connection from %s: it had not begun a hello when its handshake slot was needed", oc.RemoteAddr())
 			}
 			oc.Close()
 			if oc == conn {
@@ -117,7 +117,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st.handle(ctx, conn, ln.Port(), func() { pending.remove(conn) })
+			st.handle(ctx, conn, ln.Port(), func() bool { return pending.remove(conn) })
 		}()
 	}
 }
@@ -134,8 +134,9 @@ func temporary(err error) bool {
 }
 
 // handle serves one connection: its handshake, then its run, or a refusal.
-// released frees the connection's handshake slot.
-func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, released func()) {
+// released frees the connection's handshake slot, and reports false if it
+// had been evicted (and the eviction logged).
+func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, released func() bool) {
 	sv, log := st.sv, st.log
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
@@ -144,9 +145,9 @@ func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, re
 	host := hostOf(from)
 	conn.SetTimeout(sv.Local.IdleTimeout)
 	hello, err := conn.AwaitHello(min(sv.Local.IdleTimeout, handshakeWait))
-	released()
+	evicted := !released()
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !evicted {
 			log.printf("dropped", host, "dropped a connection from %s: %s", from, exchange.Sanitize(err.Error()))
 		}
 		return

@@ -32,8 +32,8 @@ import (
 // client in the moment between its connect and its hello's arrival, if
 // maxPerSource connections from that address arrive in that moment.
 const (
-	maxPending   = 512
-	maxPerSource = 128
+	maxPending   = 1024
+	maxPerSource = 512
 )
 
 // pendingConn is a connection in its handshake.
@@ -109,13 +109,16 @@ func (p *pendingConns) evictLargest() heardConn {
 	return nil
 }
 
-// remove frees c's slot, if it still holds one.
-func (p *pendingConns) remove(c heardConn) {
+// remove frees c's slot; it reports false when c held none (it was
+// evicted, and its closing logged).
+func (p *pendingConns) remove(c heardConn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if i := slices.IndexFunc(p.conns, func(pc pendingConn) bool { return pc.conn == c }); i >= 0 {
+	i := slices.IndexFunc(p.conns, func(pc pendingConn) bool { return pc.conn == c })
+	if i >= 0 {
 		p.removeAt(i)
 	}
+	return i >= 0
 }
 
 // removeAt removes the i-th connection; p.mu is held.

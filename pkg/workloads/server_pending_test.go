@@ -100,13 +100,13 @@ func TestPendingFullEvictsLargest(t *testing.T) {
 }
 
 // TestPendingRemove: a connection that leaves frees its slot, and its
-// address's count.
+// address's count; removing one that holds none (evicted) says so.
 func TestPendingRemove(t *testing.T) {
 	p := &pendingConns{}
 	cs := fill(t, p, "10.0.0.1", 2, false)
-	p.remove(cs[0])
-	p.remove(cs[0])
-	p.remove(cs[1])
+	if !p.remove(cs[0]) || p.remove(cs[0]) || !p.remove(cs[1]) {
+		t.Error("remove does not report whether the connection held a slot")
+	}
 	if len(p.conns) != 0 || len(p.bySource) != 0 {
 		t.Errorf("after removing every connection: %d pending, %v by address", len(p.conns), p.bySource)
 	}

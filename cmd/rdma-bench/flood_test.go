@@ -20,15 +20,29 @@ import (
 // line of HTTP instead of a hello.
 type flooder struct {
 	addr  string
-	from  net.Addr // the local address to dial from; nil: any
+	from  net.Addr // the local address to dial from; nil: 127.0.0.1
 	junk  bool
 	dials atomic.Int64
 }
 
+// Flood connections are made from ports below the ephemeral range
+// (floodPorts from floodBase), each worker cycling through its own share:
+// tens of thousands of connections a second from ephemeral ports would
+// take the ports other tests pick as free and bind a moment later.
+const (
+	floodBase  = 10000
+	floodPorts = 10000
+)
+
 // run floods until ctx ends, then closes what it holds.
 func (f *flooder) run(ctx context.Context, workers, held int) {
 	var wg sync.WaitGroup
-	for range workers {
+	ip := net.IPv4(127, 0, 0, 1)
+	if a, ok := f.from.(*net.TCPAddr); ok {
+		ip = a.IP
+	}
+	share := floodPorts / workers
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -38,8 +52,9 @@ func (f *flooder) run(ctx context.Context, workers, held int) {
 					hangUp(c)
 				}
 			}()
-			d := net.Dialer{LocalAddr: f.from, Timeout: time.Second}
-			for ctx.Err() == nil {
+			for i := 0; ctx.Err() == nil; i++ {
+				from := &net.TCPAddr{IP: ip, Port: floodBase + w*share + i%share}
+				d := net.Dialer{LocalAddr: from, Timeout: time.Second}
 				c, err := d.DialContext(ctx, "tcp", f.addr)
 				if err != nil {
 					time.Sleep(time.Millisecond)
@@ -70,11 +85,11 @@ func hangUp(c net.Conn) {
 	c.Close()
 }
 
-// quietPort returns a free port below the ephemeral range, which a flood
-// can take over entirely.
+// quietPort returns a free port below the ephemeral range and above the
+// flood's.
 func quietPort(t *testing.T) string {
 	t.Helper()
-	for p := 20000 + rand.IntN(10000); ; p++ {
+	for p := floodBase + floodPorts + rand.IntN(10000); ; p++ {
 		l, err := net.Listen("tcp", ":"+strconv.Itoa(p))
 		if err == nil {
 			l.Close()

@@ -88,6 +88,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 		if err != nil {
 			// The run's error, once every handler has ended: a one-shot
 			// server's run ends the server by cancelling ctx.
+			done := ctx.Err() != nil
 			cancel()
 			wg.Wait()
 			select {
@@ -95,7 +96,7 @@ func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 				return e
 			default:
 			}
-			if ctx.Err() != nil && sv.Persistent {
+			if done && sv.Persistent {
 				return nil
 			}
 			return err

@@ -26,7 +26,8 @@ import (
 //  4. When no connection may be evicted (every slot it could take holds a
 //     hello under way), the new connection is closed at once. Only senders
 //     of the protocol's magic can bring that about, each for at most the
-//     handshake deadline, and only within their address's share.
+//     handshake deadline (its first byte) and the idle timeout (the rest),
+//     and only within their address's share.
 //
 // What is left: a flood from a client's own address can still evict that
 // client in the moment between its connect and its hello's arrival, if

@@ -20,7 +20,8 @@ func init() {
 const serverUsage = `usage: rdma-bench server [WORKLOAD] [flags]
 
 Serves the client's run (a whole sweep), or with --persistent one run after
-another until interrupted. Shared parameters given here (-s, -n, ...) and
+another until interrupted. A one-shot server refusing a client (token,
+parameters, memory) waits for the next; interrupted, it exits 130. Shared parameters given here (-s, -n, ...) and
 WORKLOAD pin what clients may run: a client asking for other values is
 refused, both values named.
 
@@ -109,9 +110,14 @@ func runServer(ctx context.Context, args []string) error {
 	}
 	defer ln.Close()
 	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())
-	sv := &workloads.Server{Local: b.local, Explicit: b.spec.Explicit(keys), Persistent: *persistent, Log: os.Stderr}
+	sv := &workloads.Server{Local: b.local, Explicit: b.spec.Explicit(keys), Persistent: *persistent, Retry: true, Log: os.Stderr}
 	err = sv.Serve(ctx, ln)
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case ctx.Err() != nil && !*persistent:
+		// A one-shot server's run, or its wait for one, was cut short:
+		// like an interrupted run, not a success.
+		return &exitStatus{code: 130, msg: "interrupted: " + context.Cause(ctx).Error()}
+	case errors.Is(err, context.Canceled):
 		return nil
 	}
 	return err

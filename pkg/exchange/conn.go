@@ -29,6 +29,7 @@ type Conn struct {
 	timeout time.Duration
 
 	sentError atomic.Bool
+	heard     atomic.Bool // a frame's first bytes were read (see Heard)
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -162,6 +163,7 @@ func (r *deadlineReader) Read(p []byte) (int, error) {
 	n, err := r.c.nc.Read(p)
 	if n > 0 && !r.started {
 		r.started = true
+		r.c.heard.Store(true)
 		r.current = r.c.timeout
 		if derr := r.c.nc.SetReadDeadline(time.Now().Add(r.current)); derr != nil && err == nil {
 			err = derr

@@ -7,27 +7,25 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 )
 
-// Limits on connections that have not shown they are clients.
 const (
-	// maxPending bounds the connections in their handshake at once: a new
-	// one beyond it closes the one that has waited longest, so that
-	// connections that say nothing cannot keep a real client out.
-	maxPending = 64
-	// handshakeWait bounds the wait for a client's hello (and the idle
-	// timeout, if shorter), so that connections that say nothing cannot
-	// keep a real client out.
+	// handshakeWait bounds the wait for a client's hello to begin (and the
+	// idle timeout, if shorter); see server_pending.go for the slots the
+	// connections wait in.
 	handshakeWait = 5 * time.Second
 	// claimWait is how long a client waits for a run that is ending (the
 	// previous point of its own sweep, say) before it is told the server
 	// is busy.
 	claimWait = time.Second
+	// maxAcceptBackoff bounds the pause after the listener fails (out of
+	// file descriptors, say) before it is tried again.
+	maxAcceptBackoff = time.Second
 )
 
 // Server serves clients, RDMA and TCP workloads alike, one run at a time:
@@ -48,207 +46,141 @@ type Server struct {
 	// Persistent serves one run after another until ctx ends; otherwise
 	// the server ends after the run it served (a whole sweep).
 	Persistent bool
-	// Log receives one line per client; nil discards it.
+	// Retry keeps a one-shot server waiting after it refused a client
+	// before its run began (parameters, CPUs, memory, a handshake that
+	// broke): one-shot means one measured run, and the next client may be
+	// the right one. Without it the refusal ends the server, as in-process
+	// pairs want (loopback, fabric), whose one client does not come back.
+	Retry bool
+	// Log receives one line per client, at most a few a second of each
+	// kind (see serverLog); nil discards it.
 	Log io.Writer
 }
 
 // Serve accepts clients on ln until ctx ends (persistent) or the run it
-// served, a whole sweep, is over: then it returns that run's error.
+// served, a whole sweep, is over: then it returns that run's error (see
+// Retry for a client refused before its run began).
 //
 // Equivalent to: `ib_write_lat` (server side), `sockperf server`, `iperf3 -s`.
 func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
-	st := &serving{sv: sv, ended: make(chan error, 1), cancel: cancel}
+	log := newServerLog(sv.Log)
+	defer log.close()
+	st := &serving{sv: sv, log: log, ended: make(chan error, 1), cancel: cancel}
 	var wg sync.WaitGroup
 	defer wg.Wait() // after cancel: the handlers end with ctx
 	defer cancel()
 	pending := &pendingConns{}
+	backoff := time.Duration(0)
 	for {
 		conn, err := ln.Accept(ctx)
+		if err != nil && ctx.Err() == nil && temporary(err) {
+			// Out of file descriptors or buffers: wait for handlers to
+			// release some, as net/http does, rather than end.
+			backoff = min(max(2*backoff, 5*time.Millisecond), maxAcceptBackoff)
+			log.printf("accept", "", "cannot accept a connection: %s; retrying in %v", exchange.Sanitize(err.Error()), backoff)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			continue
+		}
 		if err != nil {
+			// The run's error, once every handler has ended: a one-shot
+			// server's run ends the server by cancelling ctx.
+			done := ctx.Err() != nil
+			cancel()
+			wg.Wait()
 			select {
 			case e := <-st.ended:
 				return e
 			default:
 			}
-			if ctx.Err() != nil && sv.Persistent {
+			if done && sv.Persistent {
 				return nil
 			}
 			return err
 		}
-		if old := pending.add(conn); old != nil {
-			sv.logf("dropped a connection from %s: silent while %d others waited", old.RemoteAddr(), maxPending)
-			old.Close()
+		backoff = 0
+		from := conn.RemoteAddr()
+		if old := pending.add(conn, hostOf(from)); old != nil {
+			oc := old.(*exchange.Conn)
+			if oc == conn {
+				log.printf("dropped", hostOf(from), "dropped a connection from %s: every handshake slot it could take holds a hello under way", from)
+			} else {
+				log.printf("dropped", hostOf(oc.RemoteAddr()), "dropped a connection from %s: it had not begun a hello when its handshake slot was needed", oc.RemoteAddr())
+			}
+			oc.Close()
+			if oc == conn {
+				continue
+			}
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st.handle(ctx, conn, ln.Port(), func() { pending.remove(conn) })
+			st.handle(ctx, conn, ln.Port(), func() bool { return pending.remove(conn) })
 		}()
 	}
 }
 
-// pendingConns are the connections in their handshake, oldest first.
-type pendingConns struct {
-	mu    sync.Mutex
-	conns []*exchange.Conn
-}
-
-// add adds c; beyond maxPending it returns the oldest, removed, to close.
-func (p *pendingConns) add(c *exchange.Conn) (oldest *exchange.Conn) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.conns) >= maxPending {
-		oldest, p.conns = p.conns[0], p.conns[1:]
-	}
-	p.conns = append(p.conns, c)
-	return oldest
-}
-
-func (p *pendingConns) remove(c *exchange.Conn) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if i := slices.Index(p.conns, c); i >= 0 {
-		p.conns = slices.Delete(p.conns, i, i+1)
-	}
-}
-
-func (sv *Server) logf(format string, a ...any) {
-	if sv.Log != nil {
-		fmt.Fprintf(sv.Log, format+"\n", a...)
-	}
-}
-
-// serving is a server's state across connections: who holds it.
-type serving struct {
-	sv     *Server
-	ended  chan error // a one-shot server's run is over
-	cancel func()
-
-	mu       sync.Mutex
-	freed    chan struct{} // closed and replaced whenever a run ends
-	busy     bool
-	holder   string      // the client whose run is under way
-	reserved string      // a one-shot server's sweep: the host whose next point is awaited
-	timer    *time.Timer // ends a reservation not taken up in time
-}
-
-// claim makes host the server's holder, unless a run is under way (for
-// longer than claimWait) or a sweep of another host is awaited; it returns
-// who holds the server.
-func (st *serving) claim(host string) (string, bool) {
-	deadline := time.After(claimWait)
-	for {
-		who, ok, freed := st.tryClaim(host)
-		if ok || freed == nil {
-			return who, ok
-		}
-		select {
-		case <-freed:
-		case <-deadline:
-			return who, false
+// temporary reports whether an accept error is a shortage that passes
+// (file descriptors, buffers, memory) rather than a closed listener.
+func temporary(err error) bool {
+	for _, e := range []error{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED} {
+		if errors.Is(err, e) {
+			return true
 		}
 	}
-}
-
-// tryClaim claims the server for host if it is free; otherwise freed, when
-// not nil, is closed when the run under way ends.
-func (st *serving) tryClaim(host string) (who string, ok bool, freed <-chan struct{}) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.freed == nil {
-		st.freed = make(chan struct{})
-	}
-	if st.busy {
-		return st.holder, false, st.freed
-	}
-	if st.reserved != "" && st.reserved != host {
-		return st.reserved + " (between two points of its sweep)", false, nil
-	}
-	if st.timer != nil {
-		st.timer.Stop()
-	}
-	st.busy, st.holder, st.reserved = true, host, ""
-	return host, true, nil
-}
-
-// done ends host's run: a persistent server is free again; a one-shot
-// server ends, or, when the client announced more, waits up to idle for
-// the sweep's next point.
-func (st *serving) done(host string, more bool, err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.busy = false
-	if st.freed != nil {
-		close(st.freed)
-		st.freed = nil
-	}
-	switch {
-	case st.sv.Persistent:
-	case err != nil || !more:
-		st.end(err)
-	default:
-		st.reserved = host
-		idle := st.sv.Local.IdleTimeout
-		st.timer = time.AfterFunc(idle, func() {
-			st.mu.Lock()
-			defer st.mu.Unlock()
-			if st.reserved == host {
-				st.end(fmt.Errorf("the client %s announced another run but did not come back within %v", host, idle))
-			}
-		})
-	}
-}
-
-// end ends a one-shot server with err; st.mu is held.
-func (st *serving) end(err error) {
-	select {
-	case st.ended <- err:
-	default:
-	}
-	st.cancel()
+	return false
 }
 
 // handle serves one connection: its handshake, then its run, or a refusal.
-// released frees the connection's handshake slot.
-func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, released func()) {
-	sv := st.sv
+// released frees the connection's handshake slot, and reports false if it
+// had been evicted (and the eviction logged).
+func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, released func() bool) {
+	sv, log := st.sv, st.log
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	defer conn.Close()
 	from := conn.RemoteAddr()
+	host := hostOf(from)
 	conn.SetTimeout(sv.Local.IdleTimeout)
 	hello, err := conn.AwaitHello(min(sv.Local.IdleTimeout, handshakeWait))
-	released()
+	evicted := !released()
 	if err != nil {
-		if ctx.Err() == nil {
-			sv.logf("dropped a connection from %s: %s", from, exchange.Sanitize(err.Error()))
+		if ctx.Err() == nil && !evicted {
+			log.printf("dropped", host, "dropped a connection from %s: %s", from, exchange.Sanitize(err.Error()))
 		}
 		return
 	}
 	if !tokenOK(sv.Local.Token, hello.Token) {
 		conn.SendError(errors.New("refused: this server requires its token (--token, or RDMA_BENCH_TOKEN)"))
-		sv.logf("refused a client from %s: no or a wrong token", from)
+		log.printf("refused", host, "refused a client from %s: no or a wrong token", from)
 		return
 	}
-	host := hostOf(from)
 	if who, ok := st.claim(host); !ok {
 		conn.SendError(fmt.Errorf("busy: the server is serving %s; try again when it is done", who))
-		sv.logf("refused a client from %s: busy with %s", from, who)
+		log.printf("refused", host, "refused a client from %s: busy with %s", from, who)
 		return
 	}
-	what, err := sv.serveOne(ctx, conn, hello, port)
-	if err != nil {
-		sv.logf("%s from %s failed: %s", what, from, exchange.Sanitize(err.Error()))
-	} else {
-		sv.logf("served %s to %s", what, from)
+	what, ran, err := sv.serveOne(ctx, conn, hello, port)
+	switch {
+	case !ran:
+		log.printf("refused", host, "refused a client from %s: %s", from, exchange.Sanitize(err.Error()))
+		st.refused(err)
+		return
+	case err != nil:
+		log.printf("failed", host, "%s from %s failed: %s", what, from, exchange.Sanitize(err.Error()))
+	default:
+		log.printf("served", host, "served %s to %s", what, from)
 	}
 	st.done(host, hello.More, err)
 }
 
 // serveOne checks what the client asks for and runs it; what names the
-// run for the log (only once it is known to be valid).
-func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, err error) {
+// run for the log (only once it is known to be valid), ran says whether
+// the run began (when not, err says why the client was refused).
+func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, ran bool, err error) {
 	what = "a run"
 	spec, err := DecodeSpec(hello.Params)
 	if err == nil {
@@ -264,14 +196,14 @@ func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello excha
 	if err != nil {
 		err = fmt.Errorf("client asked for a run this server refuses: %w", err)
 		conn.SendError(err)
-		return what, err
+		return what, false, err
 	}
 	if err := conn.AnswerHello(sv.Explicit, hello); err != nil {
-		return what, err
+		return what, false, err
 	}
 	w, _ := Lookup(spec.Workload)
 	_, err = newSession(spec, sv.Local, w, server, conn, port).run(ctx)
-	return what, err
+	return what, true, err
 }
 
 // tokenOK compares the client's token with the server's in constant time;

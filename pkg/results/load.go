@@ -204,9 +204,26 @@ func Parse(b []byte) (*Document, error) {
 	return &d, nil
 }
 
+// otherDocument names the other documents rdma-bench writes, which are
+// not results: the gate's (a top-level kind, "gate") and fabric's (tool
+// the string "rdma-bench", with pairs); "" for anything else.
+func otherDocument(top map[string]json.RawMessage) string {
+	var kind, tool string
+	if json.Unmarshal(top["kind"], &kind) == nil && kind != "" {
+		return "a document of kind " + jsonText(kind)
+	}
+	if _, pairs := top["pairs"]; pairs && json.Unmarshal(top["tool"], &tool) == nil && tool == ToolName {
+		return "an rdma-bench fabric document"
+	}
+	return ""
+}
+
 // checkHeader refuses what is not an rdma-bench document of the schema
 // this package reads, before the rest is decoded.
 func checkHeader(top map[string]json.RawMessage) error {
+	if other := otherDocument(top); other != "" {
+		return fmt.Errorf("%s, not one of measured results: compare, plot and report read what run and suite save", other)
+	}
 	var tool struct {
 		Name any `json:"name"`
 	}

@@ -21,8 +21,8 @@ import (
 // seedDocuments adds every document of testdata (good and refused ones)
 // and, made from a good one, the inputs a parser gets wrong: cut short at
 // several places, nested past any sane depth, of another schema version,
-// a latency result holding bandwidth figures and the reverse, numbers out
-// of range, duplicate keys.
+// a latency result marked bandwidth, numbers out of range, duplicate keys;
+// and the gate's and fabric's documents.
 func seedDocuments(f *testing.F) {
 	var good []byte
 	for _, pattern := range []string{"testdata/*.json", "testdata/base/*.json", "testdata/new/*.json"} {
@@ -53,6 +53,8 @@ func seedDocuments(f *testing.F) {
 		f.Add(bytes.Replace(good, []byte(`"schema_version": 2`), []byte(`"schema_version": `+v), 1))
 	}
 	f.Add(bytes.Replace(good, []byte(`"kind": "latency"`), []byte(`"kind": "bandwidth"`), 1))
+	f.Add([]byte(`{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}, "rows": []}`))
+	f.Add([]byte(`{"tool": "rdma-bench", "version": "0.3.0", "world": {"size": 2}, "pairs": null}`))
 	f.Add(bytes.Replace(good, []byte(`"bw_gbps": null`), []byte(`"bw_gbps": 1e308`), -1))
 	f.Add(bytes.Replace(good, []byte(`"size_bytes": 8`), []byte(`"size_bytes": 99999999999999999999`), 1))
 	f.Add(bytes.Replace(good, []byte(`"runs": [`), []byte(`"runs": null, "runs": [`), 1))

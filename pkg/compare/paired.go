@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -28,7 +29,8 @@ const signedRankExactLimit = 100
 // the null hypothesis (d symmetric about 0). P is exact up to 100 pairs
 // and the normal approximation with continuity correction beyond. When no
 // k >= 1 qualifies the interval is unbounded. The result is in percent:
-// (exp(w) - 1) x 100.
+// (exp(w) - 1) x 100. The order statistics are selected without listing
+// the averages, in memory linear in n (select.go).
 //
 // Under the null hypothesis of an A/A measurement in alternated order
 // (base first in one pair, new first in the next) the d_i are symmetric
@@ -49,22 +51,18 @@ func PairedShift(base, new []float64, confidence float64) (Shift, error) {
 		}
 		d[i] = math.Log(v) - math.Log(b)
 	}
-	w := make([]float64, 0, n*(n+1)/2)
-	for i := range d {
-		for j := i; j < n; j++ {
-			w = append(w, (d[i]+d[j])/2)
-		}
-	}
-	sort.Float64s(w)
-	m := len(w)
-	est := w[m/2]
+	slices.Sort(d)
+	m := n * (n + 1) / 2
+	// w(k), the k-th smallest of the m Walsh averages (see select.go).
+	w := func(k int) float64 { return kthWalsh(d, k) }
+	est := w(m/2 + 1)
 	if m%2 == 0 {
-		est = (w[m/2-1] + w[m/2]) / 2
+		est = (w(m/2) + est) / 2
 	}
 	k, achieved := signedRankOrder(n, confidence)
 	s := Shift{EstimatePct: logPct(est), LoPct: math.Inf(-1), HiPct: math.Inf(1), Confidence: achieved}
 	if k >= 1 {
-		s.LoPct, s.HiPct = logPct(w[k-1]), logPct(w[m-k])
+		s.LoPct, s.HiPct = logPct(w(k)), logPct(w(m+1-k))
 	}
 	return s, nil
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/aclements/go-moremath/stats"
@@ -46,7 +47,8 @@ const shiftExactLimit = 50
 // side at 95%) the interval is unbounded. P(U <= u) is go-moremath's exact
 // distribution up to 50 values per side and a normal approximation with
 // continuity correction beyond. The result is converted back to percent:
-// (exp(d) - 1) x 100.
+// (exp(d) - 1) x 100. The order statistics are selected without listing
+// the differences, in memory linear in n1 + n2 (select.go).
 //
 // Why not benchmath: it gives an interval for each side's median and a
 // p-value for the difference, but no interval for the difference, and the
@@ -60,27 +62,40 @@ func ShiftInterval(base, new []float64, confidence float64) (Shift, error) {
 	if !(confidence > 0 && confidence < 1) {
 		return Shift{}, errors.New("shift interval: confidence must be between 0 and 1")
 	}
-	d := make([]float64, 0, len(base)*len(new))
-	for _, b := range base {
-		for _, n := range new {
-			if !(b > 0 && n > 0) || math.IsInf(b, 0) || math.IsInf(n, 0) {
-				return Shift{}, errors.New("shift interval: values must be positive and finite")
-			}
-			d = append(d, math.Log(n)-math.Log(b))
-		}
+	x, okX := sortedLogs(new)
+	y, okY := sortedLogs(base)
+	if !okX || !okY {
+		return Shift{}, errors.New("shift interval: values must be positive and finite")
 	}
-	sort.Float64s(d)
-	m := len(d)
-	est := d[m/2]
+	m := len(x) * len(y)
+	// d(k), the k-th smallest of the m differences (see select.go).
+	d := func(k int) float64 { return kthDiff(x, y, k) }
+	est := d(m/2 + 1)
 	if m%2 == 0 {
-		est = (d[m/2-1] + d[m/2]) / 2
+		est = (d(m/2) + est) / 2
 	}
 	k, achieved := shiftOrder(len(base), len(new), confidence)
 	s := Shift{EstimatePct: logPct(est), LoPct: math.Inf(-1), HiPct: math.Inf(1), Confidence: achieved}
 	if k >= 1 {
-		s.LoPct, s.HiPct = logPct(d[k-1]), logPct(d[m-k])
+		s.LoPct, s.HiPct = logPct(d(k)), logPct(d(m+1-k))
 	}
 	return s, nil
+}
+
+// sortedLogs returns the logs of v, sorted ascending, and false if a value
+// is not positive and finite. No log is -0 (math.Log(1) is +0), so neither
+// is a difference of two nor a Walsh average: fl(x - y) and fl(x + y) are
+// -0 only from a -0 operand.
+func sortedLogs(v []float64) ([]float64, bool) {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return nil, false
+		}
+		out[i] = math.Log(x)
+	}
+	slices.Sort(out)
+	return out, true
 }
 
 // logPct turns a log ratio into a change in percent.

@@ -10,9 +10,13 @@ import (
 // change what is measured: two results differing in one of them are
 // different points.
 var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bidir", "cq_mod",
-	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate", "page_bytes"}
+	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate"}
 
-const nIdentity = 14
+// The ways of running one measurement (page_bytes, srq, post_api) are not
+// identity: comparing them is what they are for, and compare lists a
+// parameter whose values differ between the sides.
+
+const nIdentity = 13
 
 // IgnorableParams are the parameters a comparison can be told to ignore
 // (compare --ignore-param): the completion mode (poll or event), then
@@ -20,9 +24,8 @@ const nIdentity = 14
 var IgnorableParams = append([]string{"completion"}, IdentityParams...)
 
 // absentParams are the values of parameters a document may lack (one
-// written before they existed): switches are off, there is no rate, the
-// pages are the system's (4 KiB; TCP results have none either).
-var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0", "page_bytes": "4096"}
+// written before they existed): switches are off, there is no rate.
+var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
 
 // Key is a point's identity: the workload, transport, completion and size
 // and the values of IdentityParams, in that order, in [Result.Param]'s

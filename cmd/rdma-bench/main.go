@@ -138,15 +138,11 @@ func interrupts() (context.Context, func()) {
 
 // quietRuntime runs Go code on one P unless GOMAXPROCS is set. Each
 // measuring thread spends a run inside one cgo call, which holds its P. With
-// another P idle, the runtime's sysmon thread leaves such a P alone for
-// 10 ms and wakes every 20 µs meanwhile (runtime.retake), so every loop
-// starts under a storm of wake-ups that preempt the busy-polling threads
-// when the cores are all taken, as on a two-core host. Traced on soft-RoCE
-// (three 1000-iteration write_lat runs), the measuring threads were
-// preempted 15, 35 and 1 times; with one P, 3, 1 and 4 times: sysmon hands
-// the P off at its second tick and sleeps until the call returns. cgo calls
-// need no P, so the threads still run in parallel; only set-up and
-// statistics, in Go, share the one P.
+// another P idle, the runtime's sysmon thread wakes every 20 µs for the
+// first 10 ms of such a call (runtime.retake) and preempts the busy-polling
+// threads when every core is taken; with one P it hands the P off and
+// sleeps. cgo calls need no P, so the threads still run in parallel. The
+// trace behind this: docs/measurement.md, "The Go runtime".
 func quietRuntime() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)

@@ -65,3 +65,42 @@ func TestSweepOneTable(t *testing.T) {
 		t.Errorf("title %q: want the warm-up range", title)
 	}
 }
+
+// TestComparisonCaveats: the suite's table shows each latency row's
+// sample count and marks a thin percentile, an unclean run (with the
+// counters that moved) and a median at the scheduler's tick (once, though
+// the baseline serves several rows).
+func TestComparisonCaveats(t *testing.T) {
+	tick := make([]int64, 50)
+	for i := range tick {
+		tick[i] = 4_000_000 + int64(i)
+	}
+	f := false
+	lat := func(w string, ns []int64, clean *bool) *Result {
+		r := &Result{Params: Params{Workload: w, SizeBytes: 64, Completion: "poll"}, Kind: Latency, SamplesNS: ns, Ops: uint64(len(ns))}
+		if clean != nil {
+			r.Counters = &NICCounters{Clean: clean, Verdict: "client: not clean: duplicate_request +3 packets"}
+		}
+		return r
+	}
+	doc := &Document{Results: []*Result{
+		lat("write_lat", []int64{9000, 9100, 9200, 9300}, &f),
+		lat("send_lat", []int64{9000, 9100, 9200, 9300}, nil),
+		lat("tcp_lat", tick, nil),
+	}}
+	var b strings.Builder
+	c := Comparison{Baseline: func(w string) (string, bool) { return "tcp_lat", w != "tcp_lat" }}
+	if err := c.Encode(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"| samples |", "write_lat ! |", "9.300*", UncleanNote, ThinNote,
+		"note: write_lat 64 bytes: counters: client: not clean: duplicate_request +3 packets"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "tcp_lat 64 bytes: warning: "+TickWarning); n != 1 {
+		t.Errorf("the tick warning %d times, want once:\n%s", n, out)
+	}
+}

@@ -61,6 +61,9 @@ func (c Comparison) Encode(w io.Writer, doc *Document) error {
 			if x != nil && Unclean(cleanOf(x)) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
+			if l := latencyOf(x); l != nil && AtTick(l.P50US()) {
+				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, TickWarning))
+			}
 		}
 	}
 	ew.printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
@@ -78,13 +81,25 @@ func (c Comparison) Encode(w io.Writer, doc *Document) error {
 			return err
 		}
 	}
-	for _, n := range slices.Compact(notes) {
-		ew.printf("note: %s\n", n)
+	seen := map[string]bool{}
+	for _, n := range notes {
+		if !seen[n] {
+			seen[n] = true
+			ew.printf("note: %s\n", n)
+		}
 	}
 	if ew.err != nil {
 		return fmt.Errorf("writing comparison: %w", ew.err)
 	}
 	return nil
+}
+
+// latencyOf is r's latency figures, nil for none.
+func latencyOf(r *Result) *LatencyStats {
+	if r == nil || !isLatency(r) {
+		return nil
+	}
+	return Summarize(r).Latency
 }
 
 // modes lists the completion modes of the results' transports, such as

@@ -18,6 +18,7 @@ func LatencyTable(s *Side) plot.Table {
 	t := plot.Table{Header: []string{"point", "runs", "#iterations", "samples", "t_min[usec]", "t_typical(p50)[usec]", "t_p90[usec]",
 		"t_p99[usec]", "t_p99.9[usec]", "t_p99.99[usec]", "t_max[usec]", "t_avg[usec]", "t_stdev[usec]", "cpu/op[usec]", "status"}}
 	names := Names(s.Points)
+	var ticks []string
 	for i, p := range s.Points {
 		if !p.Latency {
 			continue
@@ -28,13 +29,16 @@ func LatencyTable(s *Side) plot.Table {
 				l = &Latency{}
 			}
 			n := r.Samples
+			if l.P50 != nil && report.AtTick(*l.P50) {
+				ticks = append(ticks, "warning: "+rowName(names[i], p, j)+": "+report.TickWarning)
+			}
 			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
 				report.Count(r.Iterations, r.Ops), report.Samples(n),
 				num(l.Min, 3), num(l.P50, 3), pct(l.P90, 90, n), pct(l.P99, 99, n), pct(l.P99_9, 99.9, n), pct(l.P99_99, 99.99, n),
 				num(l.Max, 3), num(l.Mean, 4), num(l.Stdev, 4), num(r.CPUUSPerOp.Both(), 2), status(r)})
 		}
 	}
-	t.Notes = report.Footnotes(t.Rows)
+	t.Notes = append(report.Footnotes(t.Rows), ticks...)
 	return t
 }
 

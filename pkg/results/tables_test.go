@@ -71,6 +71,19 @@ func TestTablesCaveats(t *testing.T) {
 	if len(lat.Notes) != 2 || !strings.HasPrefix(lat.Notes[0], "! not clean") || !strings.HasPrefix(lat.Notes[1], "* ") {
 		t.Errorf("latency notes %q", lat.Notes)
 	}
+	for _, r := range doc["results"].([]any) {
+		m := r.(map[string]any)
+		if l, ok := m["latency_us"].(map[string]any); ok {
+			l["p50"] = 3999.7
+		}
+	}
+	out, _ = json.Marshal(doc)
+	if err := os.WriteFile(filepath.Join(dir, "d.json"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := LatencyTable(loadSides(t, dir)[0]).Notes; len(n) != 4 || !strings.Contains(n[2], "sits at the scheduler's tick") {
+		t.Errorf("a median at the tick: notes %q", n)
+	}
 	bw := strings.Join(BandwidthTable(s).Rows[0], "|")
 	if !strings.Contains(bw, "|0.000105|") {
 		t.Errorf("bandwidth row %s: want the message rate with 3 significant digits", bw)

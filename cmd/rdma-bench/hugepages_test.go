@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -39,27 +38,13 @@ func setHugePages(t *testing.T, n int) {
 func TestHugePages(t *testing.T) {
 	testenv.Device(t)
 	setHugePages(t, 16)
-	r := run(t, time.Minute, "run", "write_bw", "--loopback", "--use-hugepages", "-s", "64K", "-n", "200", "--validate", "-o", "json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	var doc struct {
-		Results []struct {
-			Validation string `json:"validation"`
-			Params     struct {
-				PageBytes int `json:"page_bytes"`
-			} `json:"params"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Results) != 1 {
-		t.Fatalf("%v\n%s", err, r.stdout)
-	}
-	if got := doc.Results[0]; got.Params.PageBytes != 2<<20 || got.Validation != "passed" {
+	got := oneResult(t, run(t, time.Minute, "run", "write_bw", "--loopback", "--use-hugepages", "-s", "64K", "-n", "200", "--validate", "-o", "json"))
+	if got.Params.PageBytes != 2<<20 || got.Validation != "passed" {
 		t.Errorf("page_bytes %d, validation %q: want 2097152 and passed", got.Params.PageBytes, got.Validation)
 	}
 
 	setHugePages(t, 0)
-	r = run(t, time.Minute, "run", "write_bw", "--loopback", "--use-hugepages", "-s", "64K", "-n", "200")
+	r := run(t, time.Minute, "run", "write_bw", "--loopback", "--use-hugepages", "-s", "64K", "-n", "200")
 	if r.code != 2 || !strings.Contains(r.stderr, "needs 4 huge pages of 2 MiB and 0 are free") ||
 		!strings.Contains(r.stderr, "echo 4 > /proc/sys/vm/nr_hugepages") {
 		t.Errorf("no huge pages free: exit %d, stderr %s", r.code, r.stderr)

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -18,39 +17,20 @@ import (
 // routable netdev, not the VM's lo.
 func TestPerftestSpellingsRun(t *testing.T) {
 	testenv.Device(t)
-	type params struct {
-		Atomic      string `json:"atomic"`
-		Bidir       bool   `json:"bidir"`
-		PostList    int    `json:"post_list"`
-		InlineBytes int    `json:"inline_bytes"`
-		PostAPI     string `json:"post_api"`
-		SRQ         bool   `json:"srq"`
-		PageBytes   int    `json:"page_bytes"`
-	}
-	doc := func(t *testing.T, args ...string) params {
+	doc := func(t *testing.T, args ...string) measured {
 		t.Helper()
-		r := run(t, 90*time.Second, append(args, "-o", "json")...)
-		if r.code != 0 {
-			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
-		}
-		var d struct {
-			Results []struct{ Params params } `json:"results"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || len(d.Results) != 1 {
-			t.Fatalf("%v\n%s", err, r.stdout)
-		}
-		return d.Results[0].Params
+		return oneResult(t, run(t, 90*time.Second, append(args, "-o", "json")...))
 	}
-	if p := doc(t, "run", "atomic_bw", "--loopback", "-A", "CMP_AND_SWAP", "-n", "500"); p.Atomic != "cswap" {
-		t.Errorf("-A CMP_AND_SWAP: atomic %q", p.Atomic)
+	if p := doc(t, "run", "atomic_bw", "--loopback", "-A", "CMP_AND_SWAP", "-n", "500"); p.Params.Atomic != "cswap" {
+		t.Errorf("-A CMP_AND_SWAP: atomic %q", p.Params.Atomic)
 	}
 	p := doc(t, "run", "write_bw", "--loopback", "--bidirectional", "--post_list", "4", "--inline_size", "64", "-S", "1",
 		"-s", "64", "-n", "2000", "--use_old_post_send", "--report_gbits", "-F", "--validate")
-	if !p.Bidir || p.PostList != 4 || p.InlineBytes != 64 || p.PostAPI != "classic" {
+	if !p.Params.Bidir || p.Params.PostList != 4 || p.Params.InlineBytes != 64 || p.Params.PostAPI != "classic" {
 		t.Errorf("write_bw with perftest's spellings: %+v", p)
 	}
 	setHugePages(t, 16)
-	if p := doc(t, "run", "send_bw", "--loopback", "--use-srq", "--use_hugepages", "-s", "4K", "-n", "1000", "--validate"); !p.SRQ || p.PageBytes != 2<<20 {
+	if p := doc(t, "run", "send_bw", "--loopback", "--use-srq", "--use_hugepages", "-s", "4K", "-n", "1000", "--validate"); !p.Params.SRQ || p.Params.PageBytes != 2<<20 {
 		t.Errorf("send_bw --use-srq --use_hugepages: %+v", p)
 	}
 	for _, c := range []struct{ args, header string }{

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -36,27 +35,11 @@ func TestPostAPI(t *testing.T) {
 				args = append(args, "--post-api", api)
 			}
 			t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
-				r := run(t, 90*time.Second, args...)
-				if r.code != 0 {
-					t.Fatalf("exit %d: %s", r.code, r.stderr)
-				}
-				var doc struct {
-					Results []struct {
-						Validation string `json:"validation"`
-						Ops        uint64 `json:"ops"`
-						Params     struct {
-							PostAPI string `json:"post_api"`
-						} `json:"params"`
-					} `json:"results"`
-				}
-				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Results) != 1 {
-					t.Fatalf("%v\n%s", err, r.stdout)
-				}
+				got := oneResult(t, run(t, 90*time.Second, args...))
 				want := api
 				if want == "" {
 					want = "ex" // rxe has the extended API
 				}
-				got := doc.Results[0]
 				if got.Params.PostAPI != want || got.Ops == 0 || (c[0] != "atomic_lat" && c[0] != "atomic_bw" && got.Validation != "passed") {
 					t.Errorf("post_api %q, ops %d, validation %q: want %q, some, passed", got.Params.PostAPI, got.Ops, got.Validation, want)
 				}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -17,22 +16,7 @@ func TestSRQ(t *testing.T) {
 	testenv.Device(t)
 	check := func(t *testing.T, r result) {
 		t.Helper()
-		if r.code != 0 {
-			t.Fatalf("exit %d: %s", r.code, r.stderr)
-		}
-		var doc struct {
-			Results []struct {
-				Validation string `json:"validation"`
-				Ops        uint64 `json:"ops"`
-				Params     struct {
-					SRQ bool `json:"srq"`
-				} `json:"params"`
-			} `json:"results"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Results) != 1 {
-			t.Fatalf("%v\n%s", err, r.stdout)
-		}
-		if got := doc.Results[0]; !got.Params.SRQ || got.Validation != "passed" || got.Ops == 0 {
+		if got := oneResult(t, r); !got.Params.SRQ || got.Validation != "passed" || got.Ops == 0 {
 			t.Errorf("srq %t, validation %q, ops %d: want true, passed and some", got.Params.SRQ, got.Validation, got.Ops)
 		}
 	}

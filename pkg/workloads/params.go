@@ -96,7 +96,7 @@ var params = []*Param{
 		Usage: "receive through one shared receive queue per thread, -r deep, instead of one receive queue per QP",
 		field: func(s *Spec) any { return &s.SRQ }},
 	{Key: "mcast", Flag: "mcg", Short: "g", kind: kindBool, applies: rdmaSend,
-		Usage: "multicast over UD (the default transport with it; RoCE): each side's receiving queue pairs join a group of their own, chosen per run, which the peer sends to (JSON params.mcast_groups)",
+		Usage: "send to multicast groups, over UD (the default transport with it) on RoCE: every receiving queue pair joins a group of its own, chosen per run, which the peer sends to (the JSON's params.mcast_groups)",
 		field: func(s *Spec) any { return &s.Mcast }},
 	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
 		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",

@@ -46,6 +46,7 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"use-hugepages":   {nil, []badCase{{[]string{"--use-hugepages=maybe"}, "want true or false", false}}},
 	"post-api":        {[]badCase{{[]string{"--post-api", "fast"}, "choose ex, classic", false}}, []badCase{{[]string{"--post-api", ""}, "choose ex, classic", false}}},
 	"use-srq":         {nil, []badCase{{[]string{"--use-srq=2"}, "want true or false", false}}},
+	"mcg":             {nil, []badCase{{[]string{"--mcg=maybe"}, "want true or false", false}, {[]string{"-g=2"}, "want true or false", false}}},
 	"rdma-cm":         {nil, []badCase{{[]string{"--rdma-cm=x"}, "want true or false", false}}},
 	"rate":            {[]badCase{{[]string{"--rate", "0"}, "from 1 to", false}, {[]string{"--rate", "900000000"}, "above what the clock can schedule", false}}, []badCase{{[]string{"--rate", "fast"}, "whole number", false}, {[]string{"--rate", "100,100"}, "in the list twice", false}}},
 	"counters":        {nil, []badCase{{[]string{"--counters=maybe"}, "invalid argument", false}}},

@@ -196,7 +196,7 @@ func TestPerftestArgs(t *testing.T) {
 		{"--run_infinitely", "unknown flag --run_infinitely (perftest's): runs have an end: use -D SECONDS with --report-interval 1s"},
 		{"-T 3", "unknown flag -T (perftest's): use --tclass N"},
 		{"-bT 3", "unknown flag -T (perftest's)"},
-		{"-g", "unknown flag -g (perftest's): multicast is not supported yet"},
+		{"-M ff0e::1", "unknown flag -M (perftest's): choosing the multicast group is not supported: -g chooses one per run"},
 		{"--outs=4", "unknown flag --outs (perftest's): rdma-bench always allows the device's maximum"},
 		{"--nosuch", "unknown flag: --nosuch"},
 		{"-K", "unknown shorthand flag: 'K' in -K"},

@@ -50,6 +50,9 @@ type Endpoint struct {
 	Addr uint64 `json:"addr"` // remote buffer address
 	RKey uint32 `json:"rkey"` // remote key of the buffer
 	Len  uint64 `json:"len"`  // remote buffer length
+	// MGID, with multicast (UD), is the group this queue pair receives
+	// through: the peer sends there.
+	MGID GID `json:"mgid,omitzero"`
 }
 
 // Validate reports whether e's fields are in range.
@@ -64,6 +67,9 @@ func (e Endpoint) Validate() error {
 	case 256, 512, 1024, 2048, 4096:
 	default:
 		return fmt.Errorf("mtu %d is not 256, 512, 1024, 2048 or 4096", e.MTU)
+	}
+	if e.MGID != (GID{}) && !netip.AddrFrom16(e.MGID).Unmap().IsMulticast() {
+		return fmt.Errorf("mgid %s is not a multicast address", e.MGID)
 	}
 	return nil
 }

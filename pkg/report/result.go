@@ -58,6 +58,12 @@ type Params struct {
 	PostAPI string `json:"post_api,omitempty"`
 	// SRQ is true when receives went through shared receive queues.
 	SRQ bool `json:"srq,omitempty"`
+	// Mcast is true when the sends went to multicast groups (UD).
+	Mcast bool `json:"mcast,omitempty"`
+	// McastGroups are the groups' GIDs: the server's receiving queue
+	// pairs' (the client sends to them), then the client's (the server
+	// sends to them: latency and -b).
+	McastGroups []string `json:"mcast_groups,omitempty"`
 	// PageBytes is the size of the pages behind the registered buffers
 	// (2 MiB with --use-hugepages); 0 for TCP.
 	PageBytes int `json:"page_bytes,omitempty"`

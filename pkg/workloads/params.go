@@ -95,6 +95,9 @@ var params = []*Param{
 	{Key: "srq", Flag: "use-srq", kind: kindBool, applies: rdmaSend,
 		Usage: "receive through one shared receive queue per thread, -r deep, instead of one receive queue per QP",
 		field: func(s *Spec) any { return &s.SRQ }},
+	{Key: "mcast", Flag: "mcg", Short: "g", kind: kindBool, applies: rdmaSend,
+		Usage: "send to multicast groups, over UD (the default transport with it) on RoCE: every receiving queue pair joins a group of its own, chosen per run, which the peer sends to (the JSON's params.mcast_groups)",
+		field: func(s *Spec) any { return &s.Mcast }},
 	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
 		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",
 		field: func(s *Spec) any { return &s.Rate }},
@@ -386,7 +389,7 @@ func (s Spec) echo(p *report.Params) {
 	p.Iterations, p.DurationS, p.Warmup = s.Iterations, s.Duration.Seconds(), s.Warmup
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
-	p.Validate, p.RDMACM, p.Rate, p.SRQ = s.Validate, s.RDMACM, s.Rate, s.SRQ
+	p.Validate, p.RDMACM, p.Rate, p.SRQ, p.Mcast = s.Validate, s.RDMACM, s.Rate, s.SRQ, s.Mcast
 	if w, _ := Lookup(s.Workload); w.Family == RDMA {
 		p.PageBytes = s.pageBytes()
 	}

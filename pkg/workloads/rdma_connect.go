@@ -27,7 +27,7 @@ func (n *rdmaSide) endpoints() exchange.Endpoints {
 			e.QPs = append(e.QPs, exchange.Endpoint{
 				QPN: qpn, PSN: q.psn, GID: exchange.GID(n.gid.GID), LID: n.port.LID,
 				MTU: n.s.local.pathMTU(int(n.port.ActiveMTU)), Addr: q.tmr.Addr(),
-				RKey: q.tmr.RKey(), Len: uint64(q.region),
+				RKey: q.tmr.RKey(), Len: uint64(q.region), MGID: q.mgid(),
 			})
 		}
 	}
@@ -54,7 +54,7 @@ func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 	for i, wk := range n.ws {
 		spec := n.engineSpec(i, wk)
 		for _, q := range wk.qps {
-			eq, err := n.connectQP(q, peer.QPs[k])
+			eq, err := n.connectQP(q, peer.QPs[k], k)
 			if err != nil {
 				return err
 			}
@@ -80,7 +80,7 @@ func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 
 // connectQP connects one QP to its peer (unless rdma_cm did) and describes
 // it for the engine.
-func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint) (engine.QP, error) {
+func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint, k int) (engine.QP, error) {
 	l := n.s.local
 	if pe.Len < uint64(n.s.spec.Size) {
 		return engine.QP{}, fmt.Errorf("peer buffer of %d bytes is smaller than the message size %d", pe.Len, n.s.spec.Size)
@@ -97,12 +97,19 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint) (engine.QP, error) 
 	eq := engine.QP{QP: q.qp, Local: q.lmr, RemoteAddr: pe.Addr, RKey: pe.RKey,
 		Recv: q.tmr, RecvLen: q.region / n.s.spec.slots()}
 	if n.s.spec.Transport == "UD" {
+		if err := n.joinGroup(q); err != nil {
+			return engine.QP{}, err
+		}
+		path, remote, err := n.mcastTarget(path, remote, pe, k)
+		if err != nil {
+			return engine.QP{}, err
+		}
 		ah, err := n.pd.NewAH(path, remote)
 		if err != nil {
 			return engine.QP{}, err
 		}
 		q.ah = ah
-		eq.AH, eq.RemoteQPN = ah, pe.QPN
+		eq.AH, eq.RemoteQPN = ah, remote.QPN
 	}
 	return eq, nil
 }

@@ -62,6 +62,7 @@ type qpRes struct {
 	region int
 	ah     *verbs.AH
 	cm     *verbs.CMConn // with --rdma-cm: owns qp
+	mc     *mcastMember  // with -g: the group this QP receives through
 }
 
 func (q *qpRes) local() []byte  { return q.lbuf.Bytes() }
@@ -172,6 +173,9 @@ func openRDMA(s *session) (_ side, err error) {
 		}
 	}
 	if err := n.create(); err != nil {
+		return nil, err
+	}
+	if err := n.chooseGroups(); err != nil {
 		return nil, err
 	}
 	if s.spec.RDMACM && s.role == server {
@@ -357,6 +361,7 @@ func (n *rdmaSide) params(p *report.Params) {
 	p.Device, p.Port, p.GIDIndex = n.ctx.Name(), n.s.local.IBPort, n.gid.Index
 	p.MTU, p.InlineBytes = n.s.local.pathMTU(int(n.port.ActiveMTU)), n.inline
 	p.PostAPI = map[bool]string{true: "ex", false: "classic"}[n.postEx]
+	n.mcastParams(p)
 }
 
 // close releases everything, engines and QPs first. Safe on a partly
@@ -375,6 +380,7 @@ func (n *rdmaSide) close() error {
 	for _, wk := range workers {
 		add(wk.eng.Close())
 		for _, q := range wk.qps {
+			add(q.leaveGroup())
 			add(q.ah.Close())
 			if q.cm != nil {
 				add(q.cm.Close())

@@ -69,6 +69,10 @@ func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
 	r := s
 	var notes []string
 	note := func(format string, a ...any) { notes = append(notes, fmt.Sprintf(format, a...)) }
+	if r.Transport == "" && r.Mcast {
+		r.Transport = "UD"
+		note("%s -g (--mcg) with no -c: over UD, the transport of multicast (as perftest)", w.Name)
+	}
 	if r.Transport == "" {
 		r.Transport = w.Transports[0]
 	}
@@ -142,6 +146,9 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 	}
 	if err := r.checkRate(w); err != nil {
 		return err
+	}
+	if r.Mcast && r.Transport != "UD" {
+		return fmt.Errorf("-g (--mcg) needs -c UD: multicast carries unreliable datagrams, not %s", r.Transport)
 	}
 	if r.RDMACM && r.Transport == "UD" {
 		return errors.New("--rdma-cm connects RC and UC queue pairs: UD needs no connection")

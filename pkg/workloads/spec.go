@@ -36,6 +36,7 @@ type Spec struct {
 	RDMACM     bool   // connect the queue pairs through rdma_cm
 	HugePages  bool   // back the registered buffers with 2 MiB pages
 	SRQ        bool   // one shared receive queue per thread, of RxDepth
+	Mcast      bool   // UD sends to multicast groups the receivers joined
 	// PostAPI is how work requests are posted: "ex" (ibv_wr_*),
 	// "classic" (ibv_post_send), or "" for ex where the device can.
 	PostAPI string

@@ -21,8 +21,9 @@ const DialTimeout = 10 * time.Second
 //
 // Equivalent to: `ib_write_lat HOST` (and the other perftest clients),
 // `sockperf ping-pong -i HOST`, `iperf3 -c HOST`.
-func RunClient(ctx context.Context, spec Spec, local Local, host string, port int, more bool) (*report.Result, error) {
-	spec, _, err := spec.Resolve(nil)
+func RunClient(ctx context.Context, spec Spec, local Local, host string, port int, more bool) (_ *report.Result, err error) {
+	defer func() { err = interrupted(ctx, err) }()
+	spec, _, err = spec.Resolve(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,8 @@ func RunClient(ctx context.Context, spec Spec, local Local, host string, port in
 // server's threads are pinned after the client's: from --cpu, or, without
 // it, from the first of the allowed CPUs where there are enough for both
 // sides (apartCPUs). The CPU figures cover both sides, as one process.
-func Loopback(ctx context.Context, spec Spec, local Local) (*report.Result, error) {
+func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, err error) {
+	defer func() { err = interrupted(ctx, err) }()
 	ln, err := exchange.Listen("127.0.0.1", 0)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -168,3 +169,14 @@ func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
 }
 
 var errInterrupted = errors.New("interrupted")
+
+// interrupted says so of an error that an interruption (ctx cancelled by
+// Ctrl-C, SIGTERM or SIGHUP) caused wherever the run was, set-up
+// included ("connect: operation was canceled" means nothing to a user),
+// keeping what failed.
+func interrupted(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || errors.Is(err, errInterrupted) {
+		return err
+	}
+	return fmt.Errorf("%w: %w (the run stopped at: %v)", errInterrupted, context.Cause(ctx), err)
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // TestInterrupted: an error an interruption caused says "interrupted" and
@@ -25,5 +27,29 @@ func TestInterrupted(t *testing.T) {
 	}
 	if interrupted(ctx, nil) != nil {
 		t.Error("no error, no interruption to report")
+	}
+}
+
+// TestSamePort: two processes on one host's port read the same counters;
+// another port, device or host does not.
+func TestSamePort(t *testing.T) {
+	dev := func(name string, port int, gid string) *report.Device {
+		return &report.Device{Name: name, Port: port, GID: gid}
+	}
+	at := func(host string, d *report.Device) figures { return figures{Host: report.Host{Hostname: host}, Device: d} }
+	a := at("h", dev("rxe0", 1, "::ffff:127.0.0.1"))
+	for _, c := range []struct {
+		b    figures
+		want bool
+	}{
+		{at("h", dev("rxe0", 1, "::ffff:127.0.0.1")), true},
+		{at("h", dev("rxe0", 1, "::ffff:10.0.0.1")), false},
+		{at("h", dev("rxe1", 1, "::ffff:127.0.0.1")), false},
+		{at("g", dev("rxe0", 1, "::ffff:127.0.0.1")), false},
+		{at("h", nil), false},
+	} {
+		if got := samePort(a, c.b); got != c.want {
+			t.Errorf("samePort(%+v) = %t, want %t", c.b.Device, got, c.want)
+		}
 	}
 }

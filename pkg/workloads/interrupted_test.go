@@ -36,7 +36,9 @@ func TestSamePort(t *testing.T) {
 	dev := func(name string, port int, gid string) *report.Device {
 		return &report.Device{Name: name, Port: port, GID: gid}
 	}
-	at := func(host string, d *report.Device) figures { return figures{Host: report.Host{Hostname: host}, Device: d} }
+	at := func(host string, d *report.Device) figures {
+		return figures{Host: report.Host{Hostname: host}, Device: d}
+	}
 	a := at("h", dev("rxe0", 1, "::ffff:127.0.0.1"))
 	for _, c := range []struct {
 		b    figures

@@ -16,8 +16,10 @@
 # shows the medians, the ratio of medians rdma-bench/perftest with a 95%
 # bootstrap interval, the median of the per-pair ratios with its own interval
 # (each run against its neighbour: steadier when the machine's speed drifts
-# between runs), and PASS/MISS against the goal (latency: ratio <= 1.00,
-# bandwidth: >= 1.00), decided by the paired interval (PASS: all of it on the goal side; PARITY: it holds the goal).
+# between runs), and the result against the goal (latency: ratio <= 1.00,
+# bandwidth: >= 1.00), decided by the paired interval: PASS when all of it
+# is on the goal's side; PARITY when it holds a goal of 1.00 (the tools are
+# level), UNDECIDED when it holds another goal; MISS otherwise.
 # MISS is informational: the exit code is non-zero only when a run fails
 # (a failed run is retried once, on a fresh port, before it counts).
 #
@@ -263,9 +265,9 @@ for c in $CASES; do
 			if ((ok)); then
 				echo "$name,$wl,$size,$iters,$tool,$r,$port,$metric,$val,${mean#-},${p99#-},${peak#-},${msgrate#-},${cpul:-},${cpur:-},\"$cmd\"" >>"$CSV"
 				if [ "$tool" = rdma-bench ]; then
-					a+=("$val") va=$val line+=" A=$(printf %.2f "$val")"
+					a+=("$val") va=$val line+=" A=$(printf %.4g "$val")"
 				else
-					b+=("$val") vb=$val line+=" B=$(printf %.2f "$val")"
+					b+=("$val") vb=$val line+=" B=$(printf %.4g "$val")"
 				fi
 			else
 				failures=$((failures + 1))
@@ -307,7 +309,7 @@ for row in "${rows[@]}"; do
 	function interval(R, draws) {
 		isort(R, draws)
 		lo = R[int(draws * 0.025) + 1]; hi = R[int(draws * 0.975)]
-		return sprintf("%.2f-%.2f", lo, hi)
+		return sprintf("%.3f-%.3f", lo, hi)
 	}
 	BEGIN {
 		r = (b > 0) ? a / b : 0
@@ -337,13 +339,14 @@ for row in "${rows[@]}"; do
 		}
 		# Met when the whole interval is on the goal side; parity when it
 		# holds the target; otherwise missed.
-		if (m == "p50_us") res = (jhi <= target) ? "PASS" : (jlo <= target ? "PARITY" : "MISS")
-		else res = (jlo >= target) ? "PASS" : (jhi >= target ? "PARITY" : "MISS")
-		printf "%-16s %-10s %12.4g %12.4g %8.3f %13s %8s %13s %7s  %s\n", n, m, a, b, r, ci, pr, pci, g, res
+		held = (target == 1) ? "PARITY" : "UNDECIDED"
+		if (m == "p50_us") res = (jhi <= target) ? "PASS" : (jlo <= target ? held : "MISS")
+		else res = (jlo >= target) ? "PASS" : (jhi >= target ? held : "MISS")
+		printf "%-16s %-10s %12.6g %12.6g %8.3f %13s %8s %13s %7s  %s\n", n, m, a, b, r, ci, pr, pci, g, res
 	}'
 done
 echo
-echo "ratio = median A / median B; paired = median of the pairs' A/B. Each 95% CI is a bootstrap interval. The result is decided by the paired interval (the unpaired one without pairs): PASS when all of it is on the goal's side, PARITY when it holds the goal, MISS otherwise."
+echo "ratio = median A / median B; paired = median of the pairs' A/B. Each 95% CI is a bootstrap interval. The result is decided by the paired interval (the unpaired one without pairs): PASS when all of it is on the goal's side, PARITY when it holds a goal of 1.00, UNDECIDED when it holds another, MISS otherwise."
 for row in "${rows[@]}"; do
 	IFS='|' read -r name metric ma mb _ <<<"$row"
 	if [ "$metric" = p50_us ] && awk -v a="${ma:-0}" -v b="${mb:-0}" 'BEGIN { exit !(a > 1000 || b > 1000) }'; then

@@ -39,6 +39,7 @@ func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool, runs
 	type probeKey struct {
 		transport string
 		cm        bool
+		ops       verbs.SendOps // the extended API's probe is per operation
 	}
 	probed := map[probeKey]workloads.DeviceLimits{}
 	noted := map[string]bool{}
@@ -62,7 +63,7 @@ func (b *benchFlags) resolve(specs []workloads.Spec, at target, sweep bool, runs
 			return out, usageError("%v", err)
 		}
 		if w.Family == workloads.RDMA {
-			key := probeKey{r.Transport, r.RDMACM}
+			key := probeKey{r.Transport, r.RDMACM, r.SendOps()}
 			lim, ok := probed[key]
 			if !ok {
 				dev, l, err := workloads.Probe(r, b.local)

@@ -11,8 +11,8 @@ import (
 // HTML report's tables, hgrm): how a figure is written, and which caveats
 // mark it. Written once here; the views call these.
 
-// Figure formats v with prec decimals, or with as many more as a nonzero
-// figure needs to keep three significant digits: no figure rounds to zero
+// Figure formats v with prec decimals; a nonzero figure that would show
+// fewer than two significant digits gets three: no figure rounds to zero
 // (2 B of bandwidth is 0.000478 Gb/s, not 0.000).
 func Figure(v float64, prec int) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= math.Pow(10, 1-float64(prec)) {

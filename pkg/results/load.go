@@ -234,6 +234,12 @@ func Parse(b []byte) (*Document, error) {
 // whose kind is not "run" (documents from before the kind key are runs),
 // or a fabric document from before it had a kind (its tool is a string).
 func checkKind(top map[string]json.RawMessage) error {
+	var tool struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(top["tool"], &tool) != nil || tool.Name != ToolName {
+		return checkOldFabric(top) // not rdma-bench's: checkHeader says so
+	}
 	if raw, ok := top["kind"]; ok {
 		var k string
 		if err := json.Unmarshal(raw, &k); err != nil {
@@ -244,6 +250,12 @@ func checkKind(top map[string]json.RawMessage) error {
 		}
 		return nil
 	}
+	return nil
+}
+
+// checkOldFabric refuses a fabric document from before it had a kind: its
+// tool is the string "rdma-bench fabric".
+func checkOldFabric(top map[string]json.RawMessage) error {
 	var tool string
 	if json.Unmarshal(top["tool"], &tool) == nil && strings.HasPrefix(tool, ToolName) {
 		if _, ok := top["pairs"]; ok {

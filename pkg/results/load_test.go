@@ -183,6 +183,7 @@ func TestParseRefusals(t *testing.T) {
 		{head + `"results": [{` + point + `, "runs": [null]}]}`, "results[0] (write_bw 64 KiB).runs[0] is null: want a run object"},
 		{`"rdma-bench"`, `not an rdma-bench document: the JSON is a string, want an object with tool.name "rdma-bench"`},
 		{" \n", "empty: want an rdma-bench JSON document"},
+		{`{"kind": "Pod", "apiVersion": "v1"}`, `not an rdma-bench document: no tool.name, want "rdma-bench"`},
 		{`{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}, "rows": []}`,
 			"a gate document: compare, plot and report read the documents of run and suite (rdma-bench gate has its own outputs)"},
 		{`{"tool": "rdma-bench", "version": "0.3.0", "world": {}, "pairs": []}`,

@@ -86,6 +86,7 @@ type QP struct {
 	typ       QPType
 	maxInline int
 	ex        bool // created for the extended post API
+	srq       *SRQ // its receive queue, kept from the collector while it lives
 }
 
 // Extended tells whether the QP posts through the extended API (ibv_wr_*).
@@ -132,7 +133,7 @@ func (p *PD) NewQP(spec QPSpec) (*QP, error) {
 		return nil, verbErr(fmt.Sprintf("%s(%s, send_wr %d, recv_wr %d, inline %d)",
 			verb, spec.Type, spec.MaxSendWR, spec.MaxRecvWR, spec.MaxInline), -1, err)
 	}
-	q := &QP{qp: qp, typ: spec.Type, maxInline: int(ia.cap.max_inline_data), ex: spec.SendOps != 0}
+	q := &QP{qp: qp, typ: spec.Type, maxInline: int(ia.cap.max_inline_data), ex: spec.SendOps != 0, srq: spec.SRQ}
 	runtime.SetFinalizer(q, (*QP).Close)
 	return q, nil
 }

@@ -42,12 +42,13 @@ func (s *SRQ) Close() error {
 	if s == nil || s.srq == nil {
 		return nil
 	}
-	runtime.SetFinalizer(s, nil)
 	ret, err := C.ibv_destroy_srq(s.srq)
-	s.srq = nil
 	if ret != 0 {
+		// Still in use (a QP holds it): kept, for a later Close.
 		return verbErr("ibv_destroy_srq", ret, err)
 	}
+	runtime.SetFinalizer(s, nil)
+	s.srq = nil
 	return nil
 }
 

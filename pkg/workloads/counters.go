@@ -99,7 +99,7 @@ func (s *session) judgeCounters(own, theirs figures) *report.NICCounters {
 	if !shared {
 		c.Remote = marshalDeltas(theirs.Counters)
 	}
-	if shared && !s.local.loopback {
+	if shared && !s.local.loopback && available {
 		c.Verdict += " (server and client share this port: its counters count both, once)"
 	}
 	c.Wire = s.checkWire(own, theirs)
@@ -111,8 +111,8 @@ func (s *session) judgeCounters(own, theirs figures) *report.NICCounters {
 // both sides' traffic, as in loopback.
 func samePort(own, theirs figures) bool {
 	a, b := own.Device, theirs.Device
-	return a != nil && b != nil && a.GID != "" && a.Name == b.Name && a.Port == b.Port && a.GID == b.GID &&
-		own.Host.Hostname == theirs.Host.Hostname
+	return a != nil && b != nil && a.Name != "" && a.Name == b.Name && a.Port == b.Port &&
+		own.Host.Hostname != "" && own.Host.Hostname == theirs.Host.Hostname
 }
 
 func marshalDeltas(d *counters.Deltas) json.RawMessage {

@@ -67,12 +67,14 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 		srv.CPU = local.CPU + spec.threads()
 	}
 	sv := &Server{Local: srv}
-	ctx, cancel := context.WithCancel(ctx)
+	// The pair's own context: cancelling it ends the server, not the
+	// caller's (whose cancellation alone is an interruption).
+	pair, cancel := context.WithCancel(ctx)
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- sv.Serve(ctx, ln) }()
+	go func() { served <- sv.Serve(pair, ln) }()
 	local.loopback = true
-	res, err := RunClient(ctx, spec, local, "127.0.0.1", ln.Port(), false)
+	res, err := RunClient(pair, spec, local, "127.0.0.1", ln.Port(), false)
 	if err != nil {
 		cancel() // a server still waiting for the client gives up
 	}

@@ -30,8 +30,8 @@ func TestInterrupted(t *testing.T) {
 	}
 }
 
-// TestSamePort: two processes on one host's port read the same counters;
-// another port, device or host does not.
+// TestSamePort: two processes on one host's port read the same counters,
+// whatever GID each uses; another port, device or host does not.
 func TestSamePort(t *testing.T) {
 	dev := func(name string, port int, gid string) *report.Device {
 		return &report.Device{Name: name, Port: port, GID: gid}
@@ -45,7 +45,8 @@ func TestSamePort(t *testing.T) {
 		want bool
 	}{
 		{at("h", dev("rxe0", 1, "::ffff:127.0.0.1")), true},
-		{at("h", dev("rxe0", 1, "::ffff:10.0.0.1")), false},
+		{at("h", dev("rxe0", 1, "fe80::1")), true}, // another GID of the port: the same counters
+		{at("h", dev("rxe0", 2, "::ffff:127.0.0.1")), false},
 		{at("h", dev("rxe1", 1, "::ffff:127.0.0.1")), false},
 		{at("g", dev("rxe0", 1, "::ffff:127.0.0.1")), false},
 		{at("h", nil), false},

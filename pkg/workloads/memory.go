@@ -45,12 +45,15 @@ func (s Spec) Memory(client bool, runs int) Memory {
 			grh = udGRH
 		}
 		region := s.slots() * roundUp(s.Size+grh, 64)
+		// What is registered (and counts against the locked-memory
+		// limit) is the regions; huge pages round what is mapped up.
 		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(region)
+		mapped := m.Pinned
 		if s.HugePages {
 			m.HugePages = int64(max(s.QPs, 1)) * 2 * verbs.HugePagesFor(region)
-			m.Pinned = uint64(m.HugePages) * verbs.HugePageBytes
+			mapped = uint64(m.HugePages) * verbs.HugePageBytes
 		}
-		m.Total = m.Pinned + uint64(s.threads())*engineSampleBytes
+		m.Total = mapped + uint64(s.threads())*engineSampleBytes
 	} else {
 		m.Total = 2*uint64(s.Size) + sockSampleBytes
 	}

@@ -140,7 +140,7 @@ func (d *device) close() error {
 // describes it with its limits for s's transport: for the defaults and
 // checks a client makes before it connects.
 func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
-	d, err := openDevice(l, s.Transport, s.RDMACM, s.sendOps())
+	d, err := openDevice(l, s.Transport, s.RDMACM, s.SendOps())
 	if err != nil {
 		return nil, DeviceLimits{}, err
 	}
@@ -151,7 +151,7 @@ func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
 // openRDMA opens the device, checks the run against it, and creates every
 // resource. On error, everything created is released.
 func openRDMA(s *session) (_ side, err error) {
-	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM, s.spec.sendOps())
+	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM, s.spec.SendOps())
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (n *rdmaSide) create() error {
 			qs := verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
 				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq}
 			if n.postEx {
-				qs.SendOps = spec.sendOps()
+				qs.SendOps = spec.SendOps()
 			}
 			q.qp, err = n.pd.NewQP(qs)
 			if err != nil {
@@ -295,9 +295,9 @@ func probePostEx(ctx *verbs.Context, pd *verbs.PD, transport string, ops verbs.S
 	return true
 }
 
-// sendOps is what s's queue pairs post: its operation, in the extended
+// SendOps is what s's queue pairs post: its operation, in the extended
 // API's terms.
-func (s Spec) sendOps() verbs.SendOps {
+func (s Spec) SendOps() verbs.SendOps {
 	w, _ := Lookup(s.Workload)
 	switch {
 	case w.Op == OpWrite && s.Imm:

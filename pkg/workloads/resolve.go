@@ -171,10 +171,22 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 			r.TxDepth = defaultLatTxDepth
 		}
 	}
+	rxSet := r.RxDepth != 0
 	if r.RxDepth == 0 {
 		r.RxDepth = defaultRxDepth
 		if w.Latency() {
 			r.RxDepth = defaultLatRxDepth
+		}
+	}
+	if r.SRQ && !w.Latency() {
+		// One shared receive queue takes every QP's sends in flight.
+		need := r.qpsPerThread() * r.TxDepth
+		switch {
+		case !rxSet:
+			r.RxDepth = max(r.RxDepth, min(need, 65536))
+		case r.RxDepth < need && r.Transport != "RC":
+			return fmt.Errorf("-r %d with --use-srq over %s: the shared receive queue must hold every QP's sends in flight (%d QPs per thread x -t %d = %d), or %s drops what finds no receive: raise -r or lower -q or -t",
+				r.RxDepth, r.Transport, r.qpsPerThread(), r.TxDepth, need, r.Transport)
 		}
 	}
 	roundTrip := w.Latency() && !w.pingPong()

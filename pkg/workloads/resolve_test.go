@@ -243,3 +243,30 @@ func TestBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveSRQDepth: with --use-srq a stream's shared receive queue
+// holds every QP's sends in flight by default; a smaller -r is refused
+// where the transport drops what finds no receive (UC, UD), kept for RC.
+func TestResolveSRQDepth(t *testing.T) {
+	s := NewSpec("send_bw")
+	s.SRQ, s.QPs, s.Threads = true, 8, 2
+	r, _, err := s.Resolve(nil)
+	if err != nil || r.RxDepth != 4*128 {
+		t.Fatalf("default: rx depth %d, %v; want 512 (4 QPs per thread x 128)", r.RxDepth, err)
+	}
+	s.Threads = 1
+	if r, _, err = s.Resolve(nil); err != nil || r.RxDepth != 8*128 {
+		t.Fatalf("8 QPs on a thread: rx depth %d, %v; want 1024", r.RxDepth, err)
+	}
+	if again, _, err := r.Resolve(nil); err != nil || again != r {
+		t.Errorf("resolving again changed it: %+v, %v", again, err)
+	}
+	s.RxDepth = 64
+	if _, _, err := s.Resolve(nil); err != nil {
+		t.Errorf("RC with a small -r: %v (RNR retries recover)", err)
+	}
+	s.Transport = "UC"
+	if _, _, err := s.Resolve(nil); err == nil || !strings.Contains(err.Error(), "must hold every QP's sends in flight (8 QPs per thread x -t 128 = 1024)") {
+		t.Errorf("UC with a small -r: %v", err)
+	}
+}

@@ -180,10 +180,9 @@ func encodeSafely(enc report.Encoder, buf *bytes.Buffer, doc *report.Document) (
 func newDocument() *report.Document {
 	v := buildVersion()
 	return &report.Document{
-		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit},
-		Host:          workloads.ThisHost(),
-		StartedAt:     time.Now().UTC(),
-		Args:          os.Args,
+		Tool:      report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit},
+		Host:      workloads.ThisHost(),
+		StartedAt: time.Now().UTC(),
+		Args:      os.Args,
 	}
 }

@@ -1,26 +1,10 @@
 package report
 
-import "encoding/json"
+import "github.com/rdma-bench/rdma-bench/pkg/document"
 
-// NICCounters are the NIC port counters read around a run on both sides, and
-// what they say of it. The deltas are kept as their reader wrote them
-// (this package does not interpret them); Verdict and Wire are the
-// judgements made from them.
-type NICCounters struct {
-	// Clean is true when counters were read on the sides that could and no
-	// retransmission or error counter moved; nil when none could be read.
-	Clean *bool `json:"clean"`
-	// Verdict says "clean", or why not ("not clean: duplicate_request +3
-	// packets"), or "counters unavailable: ...".
-	Verdict string `json:"verdict"`
-	// Wire compares the packets and bytes counted with what the run posted
-	// (headers and acknowledgements included): "within the expected
-	// overhead (...)", or the figures that disagree; "" when not checked.
-	Wire string `json:"wire,omitempty"`
-	// Local and Remote are each side's counter deltas.
-	Local  json.RawMessage `json:"local,omitempty"`
-	Remote json.RawMessage `json:"remote,omitempty"`
-}
+// NICCounters are the port counters read around a run and their verdict,
+// as the saved document holds them (pkg/document).
+type NICCounters = document.Counters
 
 // mergeCounters is the counters of several runs: clean when every one
 // was, the first judgement that is not.

@@ -3,86 +3,43 @@ package report
 import (
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"os"
 	"runtime"
 	"strings"
 	"time"
 )
 
-// SchemaVersion is the version of the JSON document layout written by the
-// json encoder. It changes when a key is renamed, removed or changes
-// meaning; adding keys does not change it.
-const SchemaVersion = 2
-
-// DocumentKind is the kind of the documents run and suite save; fabric
-// and gate documents name their own.
-const DocumentKind = "run"
-
 // Document is everything one invocation reports: the context and every
-// result of the run (every size of a sweep).
+// result of the run (every size of a sweep). The json encoder converts it
+// into the saved document, whose layout pkg/document owns.
 type Document struct {
-	// SchemaVersion is the layout version; encoders always write the
-	// package's [SchemaVersion].
-	SchemaVersion int `json:"schema_version"`
 	// Tool identifies the program that produced the document.
-	Tool Tool `json:"tool"`
+	Tool Tool
 	// Host describes the machine the results were measured on.
-	Host Host `json:"host"`
+	Host Host
 	// Device describes the RDMA device used; nil for TCP-only runs.
-	Device *Device `json:"device,omitempty"`
+	Device *Device
 	// Label names the document's side of a comparison (--label), such as
 	// a firmware version; "" for none.
-	Label string `json:"label,omitempty"`
+	Label string
 	// Repeat is how many times every point was measured (--repeat).
-	Repeat int `json:"repeat"`
+	Repeat int
 	// StartedAt is when the run started.
-	StartedAt time.Time `json:"started_at"`
+	StartedAt time.Time
 	// Args is the command line of the run.
-	Args []string `json:"args"`
+	Args []string
 	// Results are the measured points, in run order.
-	Results []*Result `json:"-"`
+	Results []*Result
 }
 
-// Tool identifies the benchmark program.
-type Tool struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-	Commit  string `json:"commit"`
-}
-
-// Host describes a machine.
-type Host struct {
-	Hostname string `json:"hostname"`
-	// Kernel is the kernel release (uname -r).
-	Kernel string `json:"kernel"`
-	// CPUModel is the processor model name from /proc/cpuinfo.
-	CPUModel string `json:"cpu_model"`
-	// Cores is the number of CPUs usable by the process.
-	Cores int `json:"cores"`
-	// RDMACore is rdma-core's version, from the libibverbs loaded ("" when
-	// unknown).
-	RDMACore string `json:"rdma_core"`
-}
-
-// Device describes the RDMA device and port of a run.
-type Device struct {
-	Name            string `json:"name"`
-	FirmwareVersion string `json:"firmware_version"`
-	// Driver is the kernel driver, e.g. "mlx5_core" or "rdma_rxe" ("" when
-	// unknown).
-	Driver string `json:"driver"`
-	Port   int    `json:"port"`
-	// LinkLayer is "InfiniBand" or "Ethernet".
-	LinkLayer string `json:"link_layer"`
-	// MTU is the active path MTU in bytes.
-	MTU int `json:"mtu"`
-	// GIDType is e.g. "IB/RoCE v1" or "RoCE v2".
-	GIDType  string `json:"gid_type"`
-	GIDIndex int    `json:"gid_index"`
-	// GID is the address used, in IPv6 form ("::ffff:10.0.0.1" for RoCE
-	// v2 over IPv4).
-	GID string `json:"gid,omitempty"`
-}
+// Tool, Host, Device and Peer are the saved document's (pkg/document).
+type (
+	Tool   = document.Tool
+	Host   = document.Host
+	Device = document.Device
+	Peer   = document.Peer
+)
 
 // CollectHost describes this machine. It fills what it can: on error the
 // returned Host still holds every field that could be read.

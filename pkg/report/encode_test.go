@@ -3,12 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 func encode(t *testing.T, name string, doc *Document) []byte {
@@ -74,66 +75,65 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
-// decodedDoc is the part of the JSON document the tests read back.
-type decodedDoc struct {
-	SchemaVersion int `json:"schema_version"`
-	Results       []struct {
-		Workload   string              `json:"workload"`
-		SizeBytes  int                 `json:"size_bytes"`
-		LatencyUS  *map[string]float64 `json:"latency_us"`
-		Samples    int64               `json:"samples"`
-		OutOfRange int64               `json:"out_of_range"`
-		BwGbps     *float64            `json:"bw_gbps"`
-		CPU        struct {
-			Local  *CPUUsage `json:"local"`
-			Remote *CPUUsage `json:"remote"`
-		} `json:"cpu"`
-		CPUSPerGB struct{ Local, Remote *float64 } `json:"cpu_s_per_gb"`
-		Params    Params                           `json:"params"`
-	} `json:"results"`
+// decoded is fixtureDocument written by the json encoder and read back
+// by pkg/document's reader: the writer and the reader tied together.
+func decoded(t *testing.T, b []byte) *document.Document {
+	t.Helper()
+	d, err := document.Parse(b)
+	if err != nil {
+		t.Fatalf("the reader refuses what the writer wrote: %v", err)
+	}
+	return d
 }
 
 func TestJSONKeepsEverySizeOfTheSweep(t *testing.T) {
 	doc := fixtureDocument()
-	var got decodedDoc
-	if err := json.Unmarshal(encode(t, "json", doc), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.SchemaVersion != SchemaVersion || len(got.Results) != len(doc.Results) {
-		t.Fatalf("schema %d, %d results, want %d and %d", got.SchemaVersion, len(got.Results), SchemaVersion, len(doc.Results))
+	got := decoded(t, encode(t, "json", doc))
+	if got.SchemaVersion != document.SchemaVersion || len(got.Results) != len(doc.Results) {
+		t.Fatalf("schema %d, %d results, want %d and %d", got.SchemaVersion, len(got.Results), document.SchemaVersion, len(doc.Results))
 	}
 	var sizes []int
 	for i, r := range got.Results {
 		sizes = append(sizes, r.SizeBytes)
-		if r.Params.SizeBytes != doc.Results[i].SizeBytes || r.Params.Workload != r.Workload {
-			t.Errorf("result %d: params %+v", i, r.Params)
+		if r.Param("size_bytes") != fmt.Sprint(doc.Results[i].SizeBytes) || r.Param("workload") != r.Workload {
+			t.Errorf("result %d: params %v", i, r.Params)
 		}
 	}
 	if want := []int{2, 64, 4096, 65536, 1048576, 64}; !slices.Equal(sizes, want) {
 		t.Errorf("sizes %v, want %v", sizes, want)
 	}
 	lat := got.Results[0]
-	if lat.LatencyUS == nil || (*lat.LatencyUS)["max"] != 25 || (*lat.LatencyUS)["p99_9"] != 18 || lat.Samples != 1000 {
+	if lat.LatencyUS == nil || *lat.LatencyUS.Max != 25 || *lat.LatencyUS.P99_9 != 18 || lat.Samples != 1000 || lat.Runs[0].Samples != 1000 {
 		t.Errorf("latency result: %+v", lat.LatencyUS)
 	}
-	if (*got.Results[1].LatencyUS)["stdev"] != 0.0005 {
-		t.Errorf("jitter stdev = %v us, want 0.0005", (*got.Results[1].LatencyUS)["stdev"])
+	if sd := *got.Results[1].LatencyUS.Stdev; sd != 0.0005 {
+		t.Errorf("jitter stdev = %v us, want 0.0005", sd)
 	}
 	if got.Results[2].OutOfRange != 3 || got.Results[2].Samples != 20000 {
 		t.Errorf("duration result: out of range %d samples %d", got.Results[2].OutOfRange, got.Results[2].Samples)
 	}
 	bw := got.Results[3]
-	if bw.LatencyUS != nil || bw.BwGbps == nil || bw.CPU.Remote == nil || bw.CPUSPerGB.Remote == nil {
+	if bw.LatencyUS != nil || bw.BwGbps == nil || bw.CPU.Remote == nil || bw.CPUSPerGB.Remote == nil || bw.IsLatency() {
 		t.Errorf("bandwidth result: %+v", bw)
 	}
-	if tcp := got.Results[5]; tcp.CPU.Local == nil || tcp.CPU.Remote != nil || tcp.BwGbps != nil {
+	if tcp := got.Results[5]; tcp.CPU.Local == nil || tcp.CPU.Remote != nil || tcp.BwGbps != nil || !tcp.IsTCP() {
 		t.Errorf("tcp result: %+v", tcp)
+	}
+	// The figures read are the ones the table shows.
+	for i, r := range doc.Results {
+		s := Summarize(r)
+		if s.Latency != nil && *got.Results[i].LatencyUS.P50 != s.Latency.P50US() {
+			t.Errorf("result %d: p50 %v read, %v measured", i, *got.Results[i].LatencyUS.P50, s.Latency.P50US())
+		}
+		if s.Bandwidth != nil && *got.Results[i].BwGbps != s.Bandwidth.BwGbps {
+			t.Errorf("result %d: %v Gb/s read, %v measured", i, *got.Results[i].BwGbps, s.Bandwidth.BwGbps)
+		}
 	}
 }
 
 func TestJSONEmptyDocument(t *testing.T) {
 	out := string(encode(t, "json", &Document{Results: []*Result{nil}}))
-	for _, want := range []string{`"results": []`, `"args": []`, fmt.Sprintf(`"schema_version": %d`, SchemaVersion)} {
+	for _, want := range []string{`"results": []`, `"args": []`, fmt.Sprintf(`"schema_version": %d`, document.SchemaVersion)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in\n%s", want, out)
 		}

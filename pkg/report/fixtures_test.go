@@ -102,9 +102,8 @@ func fixtureDocument() *Document {
 	lat64.Status, lat64.Reason = StatusPartial, "interrupted: the peer stopped answering"
 	lat2.Validation = "passed"
 	return &Document{
-		SchemaVersion: SchemaVersion,
-		Tool:          Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},
-		Host:          Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2},
+		Tool: Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},
+		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2},
 		Device: &Device{Name: "mlx5_0", FirmwareVersion: "20.31.1014", Port: 1, LinkLayer: "Ethernet",
 			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3},
 		StartedAt: fixtureTime,

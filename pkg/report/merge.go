@@ -96,7 +96,7 @@ func addUsage(a, b *CPUUsage) *CPUUsage {
 	busyA, busyB := a.SystemPctOfAll*a.WallS, b.SystemPctOfAll*b.WallS
 	c := CPUUsage{UserS: a.UserS + b.UserS, SysS: a.SysS + b.SysS, WallS: a.WallS + b.WallS, Cores: a.Cores}
 	if c.WallS > 0 {
-		c.ProcessPctOfCore = c.CPUSeconds() / c.WallS * 100
+		c.ProcessPctOfCore = cpuSeconds(c) / c.WallS * 100
 		c.SystemPctOfAll = (busyA + busyB) / c.WallS
 		c.SystemPctOfCore = c.SystemPctOfAll * float64(c.Cores)
 		if c.Cores > 0 {

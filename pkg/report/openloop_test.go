@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"strings"
 	"testing"
 )
@@ -74,21 +75,7 @@ func TestOpenLoopOutputs(t *testing.T) {
 	if err := (jsonEncoder{}).Encode(&js, doc); err != nil {
 		t.Fatal(err)
 	}
-	var got struct {
-		Results []struct {
-			Params   Params
-			OpenLoop *struct {
-				RateOPS          int      `json:"rate_ops"`
-				AchievedOPS      *float64 `json:"achieved_ops"`
-				Issued           uint64
-				ServiceUS        *jsonLatency `json:"service_us"`
-				LagUS            *jsonLatency `json:"lag_us"`
-				ServiceHistogram string       `json:"service_histogram"`
-				LagHistogram     string       `json:"lag_histogram"`
-			} `json:"open_loop"`
-		}
-		LoadCurves []CurveVerdict `json:"load_curves"`
-	}
+	var got document.Document
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +84,10 @@ func TestOpenLoopOutputs(t *testing.T) {
 	}
 	o := got.Results[1].OpenLoop
 	if o == nil || o.RateOPS != 1000 || o.AchievedOPS == nil || *o.AchievedOPS != 1000 || o.Issued != 100 ||
-		o.ServiceUS == nil || o.ServiceUS.P50 != 1.5 || o.LagUS == nil || o.LagUS.P99 != 0.5 || o.ServiceHistogram == "" || o.LagHistogram == "" {
+		o.ServiceUS == nil || *o.ServiceUS.P50 != 1.5 || o.LagUS == nil || *o.LagUS.P99 != 0.5 || o.ServiceHistogram == "" || o.LagHistogram == "" {
 		t.Errorf("open loop %+v", o)
 	}
-	if m := got.Results[2].OpenLoop; m == nil || m.Issued != 200 || got.Results[2].Params.Rate != 4000 {
+	if m := got.Results[2].OpenLoop; m == nil || m.Issued != 200 || got.Results[2].Param("rate") != "4000" {
 		t.Errorf("merged open loop %+v", m)
 	}
 	if len(got.LoadCurves) != 1 || got.LoadCurves[0].KneeOPS == nil || *got.LoadCurves[0].KneeOPS != 4000 {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,11 +49,7 @@ func TestSaveJSONCreatesDirAndNeverClobbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got decodedDoc
-	if err := json.Unmarshal(data, &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Results) != 3 {
+	if got := decoded(t, data); len(got.Results) != 3 {
 		t.Errorf("%d results, want 3", len(got.Results))
 	}
 	if fi, err := os.Stat(paths[0]); err != nil || fi.Mode().Perm() != 0o644 {

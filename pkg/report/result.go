@@ -138,83 +138,77 @@ type Result struct {
 	Params
 
 	// Kind tells whether this is a latency or a bandwidth result.
-	Kind Kind `json:"kind"`
+	Kind Kind
 	// Status is StatusOK, StatusPartial or StatusInsufficient; Reason
 	// says why when it is not ok.
-	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
+	Status string
+	Reason string
 	// Validation is "" when --validate was not asked for, else "passed"
 	// or "failed: " and what was wrong.
-	Validation string `json:"validation,omitempty"`
+	Validation string
 	// Clock names the timestamps' source ("monotonic_raw" or "tsc") and
 	// ClockSampleNS the median cost of one sample (timestamp and store).
-	Clock         string  `json:"clock"`
-	ClockSampleNS float64 `json:"clock_sample_ns"`
+	Clock         string
+	ClockSampleNS float64
 	// Peer describes the server the client ran against; nil in loopback.
-	Peer *Peer `json:"peer,omitempty"`
+	Peer *Peer
 	// Received counts the receive completions (or TCP messages) taken.
-	Received uint64 `json:"received"`
+	Received uint64
 
 	// SamplesNS holds the raw latency samples in nanoseconds (iteration
 	// mode). When non-empty, latency statistics are computed exactly from
 	// it. May be nil.
-	SamplesNS []int64 `json:"-"`
+	SamplesNS []int64
 	// Hist is the latency histogram in nanoseconds (duration mode), used
 	// when SamplesNS is empty. May be nil; when both are empty the result
 	// has no latency statistics. Build it with a [LatencyRecorder].
-	Hist *hdrhistogram.Histogram `json:"-"`
+	Hist *hdrhistogram.Histogram
 	// RawNS, in duration mode, holds every sample recorded in Hist when
 	// they were asked for (--samples); the statistics still come from
 	// Hist. Nil otherwise.
-	RawNS []int64 `json:"-"`
+	RawNS []int64
 	// Moments holds the exact count, min, max, mean and deviation of the
 	// values recorded in Hist, kept by a [LatencyRecorder] alongside it.
 	// When nil, those figures are derived from Hist (3 significant digits).
-	Moments *Moments `json:"-"`
+	Moments *Moments
 	// OutOfRange counts latency samples that could not be recorded in Hist
 	// (below 1 ns or above 1 hour); they are in no statistic.
-	OutOfRange int64 `json:"out_of_range"`
+	OutOfRange int64
 
 	// Bytes is the payload of the timed operations, in bytes: Ops times
 	// the size, one direction (a ping-pong's iteration counts its ping;
 	// bidirectional bandwidth counts both directions).
-	Bytes uint64 `json:"bytes"`
+	Bytes uint64
 	// Ops is the number of completed operations (messages).
-	Ops uint64 `json:"ops"`
+	Ops uint64
 	// ElapsedNS is the timed span in nanoseconds: for bandwidth from the
 	// first post to the last completion (the denominator of bandwidth and
 	// message rate), for latency from the first timed iteration's start to
 	// the last one's end; 0 when unknown.
-	ElapsedNS int64 `json:"elapsed_ns"`
+	ElapsedNS int64
 	// PeakBandwidthGbps is the engine's peak bandwidth in 10^9 bit/s, 0 if
 	// unknown.
-	PeakBandwidthGbps float64 `json:"peak_bandwidth_gbps"`
+	PeakBandwidthGbps float64
 
 	// CPU is the CPU usage of both sides during the measurement.
-	CPU CPUPair `json:"cpu"`
+	CPU CPUPair
 
 	// Server holds the server side's own figures, when it reported them.
 	// If CPU.Remote is nil, Server.CPU.Local is used as the remote usage.
-	Server *Result `json:"-"`
+	Server *Result
 
 	// Open holds an open-loop run's schedule and its service time and
 	// lag; nil for a closed loop.
-	Open *OpenLoop `json:"-"`
+	Open *OpenLoop
 
 	// Counters are the NIC counters read around the run; nil when not
 	// read (TCP, or --counters=false).
-	Counters *NICCounters `json:"-"`
+	Counters *NICCounters
 
 	// Runs are the repetitions of a point measured several times
 	// (--repeat), in the order measured; the result's own figures merge
 	// them (see [Merge]). Nil for a single run.
-	Runs []*Result `json:"-"`
+	Runs []*Result
 	// StartedAt is when the run started.
-	StartedAt time.Time `json:"-"`
-}
-
-// Peer describes the other side of a run.
-type Peer struct {
-	Host   Host    `json:"host"`
-	Device *Device `json:"device,omitempty"`
+	StartedAt time.Time
 }

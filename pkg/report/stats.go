@@ -209,10 +209,10 @@ func knownPositive(v float64) float64 {
 // cpuCost costs u against r's work; nil when u is unknown or holds a
 // non-finite figure (a usage that cannot be trusted is reported as unknown).
 func cpuCost(u *CPUUsage, r *Result) *CPUCost {
-	if u == nil || !u.finite() {
+	if u == nil || !finiteUsage(*u) {
 		return nil
 	}
-	secs := u.CPUSeconds()
+	secs := cpuSeconds(*u)
 	if u.WallS > 0 && r.ElapsedNS > 0 {
 		secs = secs / u.WallS * float64(r.ElapsedNS) / 1e9
 	}

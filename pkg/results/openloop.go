@@ -1,55 +1,17 @@
 package results
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
-// OpenLoop is what an open-loop latency run measured beside its headline
-// latency (which runs from each operation's due time): operations were
-// issued on a fixed schedule at RateOPS a second.
-type OpenLoop struct {
-	RateOPS     int      `json:"rate_ops"`
-	AchievedOPS *float64 `json:"achieved_ops"`
-	Issued      uint64   `json:"issued"`
-	Behind      uint64   `json:"behind"`
-	// ServiceUS is each operation's time from its post to its completion;
-	// LagUS its time from when it was due to its post.
-	ServiceUS *Latency `json:"service_us"`
-	LagUS     *Latency `json:"lag_us"`
-}
-
-// LoadCurve is a document's verdict on one latency-against-load curve: a
-// latency point run at several offered rates (the writer's own type).
-type LoadCurve = report.CurveVerdict
-
-// checkOpenLoop refuses open-loop figures a chart cannot place.
-func checkOpenLoop(o *OpenLoop) error {
-	if o.RateOPS < 1 {
-		return fmt.Errorf("open_loop.rate_ops is %d: want an offered rate of 1 operation a second or more", o.RateOPS)
-	}
-	return positive("open_loop.achieved_ops", o.AchievedOPS)
-}
-
-// checkLoadCurve refuses a load curve without rates or whose knee is not
-// one of them.
-func checkLoadCurve(c *LoadCurve) error {
-	if len(c.RatesOPS) == 0 {
-		return fmt.Errorf("rates_ops is empty: want the curve's offered rates")
-	}
-	for _, r := range c.RatesOPS {
-		if r < 1 {
-			return fmt.Errorf("rates_ops holds %d: want offered rates of 1 operation a second or more", r)
-		}
-	}
-	if c.KneeOPS != nil && !slices.Contains(c.RatesOPS, *c.KneeOPS) {
-		return fmt.Errorf("knee_ops %d is not one of rates_ops %v: want one of them, or null", *c.KneeOPS, c.RatesOPS)
-	}
-	return nil
-}
+// OpenLoop and LoadCurve are the document's (pkg/document).
+type (
+	OpenLoop  = document.OpenLoop
+	LoadCurve = document.LoadCurve
+)
 
 // RateOPS is the point's offered rate in operations a second: 0 for a
 // closed-loop point.

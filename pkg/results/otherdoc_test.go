@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -20,9 +21,9 @@ func TestOtherDocumentsNamed(t *testing.T) {
 		doc  any
 		want string
 	}{
-		{gate.Document{Kind: gate.Kind, SchemaVersion: gate.SchemaVersion, Tool: report.Tool{Name: results.ToolName}},
+		{gate.Document{Kind: gate.Kind, SchemaVersion: gate.SchemaVersion, Tool: report.Tool{Name: document.ToolName}},
 			"a gate document: compare, plot and report read the documents of run and suite"},
-		{fabric.Document{SchemaVersion: fabric.SchemaVersion, Kind: fabric.Kind, Tool: fabric.Tool{Name: results.ToolName, Version: "0.3.0"}},
+		{fabric.Document{SchemaVersion: fabric.SchemaVersion, Kind: fabric.Kind, Tool: fabric.Tool{Name: document.ToolName, Version: "0.3.0"}},
 			"a fabric document: compare, plot and report read the documents of run and suite"},
 	} {
 		b, err := json.Marshal(c.doc)

@@ -144,7 +144,7 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 			p.Docs = append(p.Docs, d)
 			for _, run := range r.Runs {
 				switch {
-				case !r.unclean(run):
+				case !unclean(r, run):
 				case opt.CleanOnly:
 					p.Dropped++
 					continue
@@ -174,7 +174,7 @@ func admit(d *Document, r *Result, opt Options) error {
 			}
 			return fmt.Errorf("%s: %s is partial%s: a run cut short is not compared; allow it with --allow-partial", where, which, why)
 		}
-		if opt.RefuseUnclean && r.unclean(run) {
+		if opt.RefuseUnclean && unclean(r, run) {
 			return fmt.Errorf("%s: %s is not clean (the port counters saw retransmissions or errors): refused by --clean-only", where, which)
 		}
 	}
@@ -187,7 +187,7 @@ func admit(d *Document, r *Result, opt Options) error {
 
 // unclean says whether a run of r was not clean: its own clean flag, else
 // the result's; a run that says nothing is not unclean.
-func (r *Result) unclean(run *Run) bool {
+func unclean(r *Result, run *Run) bool {
 	clean := run.Clean
 	if clean == nil {
 		clean = r.Clean

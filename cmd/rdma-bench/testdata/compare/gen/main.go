@@ -1,5 +1,6 @@
 // Command gen writes the fixture documents of the compare, plot and report
-// tests (cmd/rdma-bench/testdata/compare/*.json), to docs/json.md's schema:
+// tests (cmd/rdma-bench/testdata/compare/*.json) as values of pkg/document's
+// types, written by its encoder:
 //
 //	go run ./cmd/rdma-bench/testdata/compare/gen
 //
@@ -10,89 +11,124 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
-type obj = map[string]any
+type (
+	doc    = document.Document
+	result = document.Result
+)
 
 func main() {
 	dir := "cmd/rdma-bench/testdata/compare"
-	docs := map[string]obj{
-		"base.json":     document("base", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 10, 1.0, 0),
-		"same.json":     document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3),
-		"slower.json":   document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.10, 3),
-		"few-base.json": document("base", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 3, 1.0, 0),
-		"few-new.json":  document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3),
+	docs := map[string]*doc{
+		"base.json":     newDoc("base", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 10, 1.0, 0),
+		"same.json":     newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3),
+		"slower.json":   newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.10, 3),
+		"few-base.json": newDoc("base", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 3, 1.0, 0),
+		"few-new.json":  newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3),
 	}
-	partial := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
-	r := partial["results"].([]obj)[0]
-	r["status"], r["reason"] = "partial", "run 3: interrupted: the peer stopped answering"
-	run := r["runs"].([]obj)[2]
-	run["status"], run["reason"] = "partial", "interrupted: the peer stopped answering"
+	partial := newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
+	r := partial.Results[0]
+	r.Status, r.Reason = document.StatusPartial, "run 3: interrupted: the peer stopped answering"
+	r.Runs[2].Status, r.Runs[2].Reason = document.StatusPartial, "interrupted: the peer stopped answering"
 	docs["partial.json"] = partial
-	qps := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
-	for _, r := range qps["results"].([]obj) {
-		if r["workload"] == "write_bw" {
-			r["params"].(obj)["qps"] = 4
+	qps := newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
+	for _, r := range qps.Results {
+		if r.Workload == "write_bw" {
+			r.Params["qps"] = raw(4)
 		}
 	}
 	docs["qps4.json"] = qps
-	schema := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 3, 1.0, 3)
-	schema["schema_version"] = 3
-	docs["schema3.json"] = schema
-	subset := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
-	subset["results"] = []obj{subset["results"].([]obj)[0], subset["results"].([]obj)[1],
-		latency("send_lat", "RC", 64, 2.2, 10, 3)}
+	subset := newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	subset.Results = []*result{subset.Results[0], subset.Results[1], latency("send_lat", "RC", 64, 2.2, 10, 3)}
 	docs["subset.json"] = subset
-	bwOnly := document("", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 3, 1.0, 0)
-	delete(bwOnly, "label")
-	bwOnly["results"] = bwOnly["results"].([]obj)[4:]
+	bwOnly := newDoc("", "0.2.0", "aaa1111", "20.31.1014", "2026-11-20T10:00:00Z", 3, 1.0, 0)
+	bwOnly.Results = bwOnly.Results[4:]
 	docs["bw-only.json"] = bwOnly
 	// unclean.json: the port counters moved in runs 2 and 5 of write_lat
 	// 64 B and in every run of tcp_lat 64 B (rxe retransmits).
-	unclean := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
-	for i, r := range unclean["results"].([]obj)[:3] {
+	unclean := newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	for i, r := range unclean.Results[:3] {
 		if i == 1 {
 			continue
 		}
-		r["clean"] = false
-		for j, run := range r["runs"].([]obj) {
-			run["clean"] = i == 0 && j != 1 && j != 4
+		r.Clean = flag(false)
+		for j, run := range r.Runs {
+			run.Clean = flag(i == 0 && j != 1 && j != 4)
 		}
 	}
 	docs["unclean.json"] = unclean
 	// event.json: the same points waiting for completions with events.
-	event := document("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
-	for _, r := range event["results"].([]obj) {
-		r["completion"] = "event"
-		r["params"].(obj)["completion"] = "event"
+	event := newDoc("candidate", "0.3.0", "bbb2222", "20.35.2000", "2026-11-21T10:00:00Z", 10, 1.0, 3)
+	for _, r := range event.Results {
+		r.Completion = "event"
+		r.Params["completion"] = raw("event")
 	}
 	docs["event.json"] = event
-	docs["notrdma.json"] = obj{"tool": obj{"name": "fio", "version": "3.33"}, "jobs": []obj{{"jobname": "randread"}}}
+	files := map[string][]byte{}
 	for name, d := range docs {
-		b, err := json.MarshalIndent(d, "", "  ")
-		if err != nil {
-			panic(err)
+		var b bytes.Buffer
+		if err := document.Encode(&b, d); err != nil {
+			fail(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		files[name] = b.Bytes()
+	}
+	// schema3.json: a document of a schema this rdma-bench does not read.
+	files["schema3.json"] = bytes.Replace(files["few-new.json"], []byte(`"schema_version": 2`), []byte(`"schema_version": 3`), 1)
+	notRDMA, err := json.MarshalIndent(map[string]any{"tool": map[string]any{"name": "fio", "version": "3.33"},
+		"jobs": []any{map[string]any{"jobname": "randread"}}}, "", "  ")
+	if err != nil {
+		fail(err)
+	}
+	files["notrdma.json"] = append(notRDMA, '\n')
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			fail(err)
 		}
 	}
 }
 
-// document is one suite invocation: write_lat and tcp_lat at 64 B and
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+func raw(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		fail(err)
+	}
+	return b
+}
+
+func flag(b bool) *bool { return &b }
+
+func num(v float64) *float64 { return &v }
+
+func at(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		fail(err)
+	}
+	return t
+}
+
+// newDoc is one suite invocation: write_lat and tcp_lat at 64 B and
 // 4 KiB, write_bw and tcp_bw at 64 KiB, each measured runs times. slow
 // scales write_lat 64 B's latency; phase shifts the runs' jitter.
-func document(label, version, commit, fw, started string, runs int, slow float64, phase int) obj {
-	res := []obj{
+func newDoc(label, version, commit, fw, started string, runs int, slow float64, phase int) *doc {
+	res := []*result{
 		latency("write_lat", "RC", 64, 2.0*slow, runs, phase),
 		latency("write_lat", "RC", 4096, 5.0, runs, phase),
 		latency("tcp_lat", "TCP", 64, 10.0, runs, phase),
@@ -104,15 +140,12 @@ func document(label, version, commit, fw, started string, runs int, slow float64
 	if label != "" {
 		args = append(args, "--label", label)
 	}
-	return obj{
-		"schema_version": 2,
-		"tool":           obj{"name": "rdma-bench", "version": version, "commit": commit},
-		"host":           obj{"hostname": "node1", "kernel": "6.1.0-18-amd64", "cpu_model": "Test CPU @ 3.00GHz", "cores": 2, "rdma_core": "44.0"},
-		"device": obj{"name": "mlx5_0", "firmware_version": fw, "driver": "mlx5_core", "port": 1,
-			"link_layer": "Ethernet", "mtu": 4096, "gid_type": "RoCE v2", "gid_index": 3},
-		"label": label, "repeat": runs, "started_at": started,
-		"args":    args,
-		"results": res,
+	return &doc{
+		Tool: document.Tool{Name: document.ToolName, Version: version, Commit: commit},
+		Host: document.Host{Hostname: "node1", Kernel: "6.1.0-18-amd64", CPUModel: "Test CPU @ 3.00GHz", Cores: 2, RDMACore: "44.0"},
+		Device: &document.Device{Name: "mlx5_0", FirmwareVersion: fw, Driver: "mlx5_core", Port: 1,
+			LinkLayer: "Ethernet", MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3},
+		Label: label, Repeat: runs, StartedAt: at(started), Args: args, Results: res,
 	}
 }
 
@@ -136,12 +169,12 @@ func samples(m float64) []int64 {
 	return out
 }
 
-func latencyFigures(ns []int64) (obj, string) {
+func latencyFigures(ns []int64) (*document.Latency, string) {
 	s := slices.Clone(ns)
 	slices.Sort(s)
-	rank := func(p float64) float64 {
+	rank := func(p float64) *float64 {
 		r := int(math.Ceil(float64(len(s)) * p / 100))
-		return float64(s[max(r, 1)-1]) / 1000
+		return num(float64(s[max(r, 1)-1]) / 1000)
 	}
 	var sum, sq float64
 	h := hdrhistogram.New(1, 3_600_000_000_000, 3)
@@ -155,20 +188,20 @@ func latencyFigures(ns []int64) (obj, string) {
 	}
 	enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
 	if err != nil {
-		panic(err)
+		fail(err)
 	}
-	return obj{"min": rank(0), "p50": rank(50), "p90": rank(90), "p99": rank(99), "p99_9": rank(99.9),
-		"p99_99": rank(99.99), "max": rank(100), "mean": round(mean), "stdev": round(math.Sqrt(sq / float64(len(s))))}, string(enc)
+	return &document.Latency{Min: rank(0), P50: rank(50), P90: rank(90), P99: rank(99), P99_9: rank(99.9),
+		P99_99: rank(99.99), Max: rank(100), Mean: num(round(mean)), Stdev: num(round(math.Sqrt(sq / float64(len(s)))))}, string(enc)
 }
 
 func round(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-func costs(local, remote float64) obj {
-	return obj{"local": round(local), "remote": round(remote), "total": round(local + remote)}
+func costs(local, remote float64) document.Costs {
+	return document.Costs{Local: num(round(local)), Remote: num(round(remote)), Total: num(round(local + remote))}
 }
 
-func params(w, transport string, size, iters int) obj {
-	p := obj{"workload": w, "transport": transport, "completion": "poll", "size_bytes": size, "iterations": iters,
+func params(w, transport string, size, iters int) map[string]json.RawMessage {
+	p := map[string]any{"workload": w, "transport": transport, "completion": "poll", "size_bytes": size, "iterations": iters,
 		"duration_s": 0, "warmup": 100, "tx_depth": 64, "rx_depth": 16, "cq_mod": 32, "post_list": 1,
 		"inline_bytes": 220, "qps": 1, "threads": 1, "mtu": 4096, "bidir": false, "imm": false, "validate": false,
 		"rdma_cm": false, "gid_index": 3, "device": "mlx5_0", "port": 1}
@@ -178,48 +211,53 @@ func params(w, transport string, size, iters int) obj {
 		}
 		p["device"] = ""
 	}
-	return p
+	out := map[string]json.RawMessage{}
+	for k, v := range p {
+		out[k] = raw(v)
+	}
+	return out
 }
 
-func latency(w, transport string, size int, m float64, runs, phase int) obj {
+func latency(w, transport string, size int, m float64, runs, phase int) *result {
 	var all []int64
-	var rs []obj
+	var rs []*document.Run
 	for i := range runs {
 		ns := samples(m * (1 + jitter(i, phase)))
 		all = append(all, ns...)
 		lat, hist := latencyFigures(ns)
 		cpu := 1.5 * m * (1 + jitter(i+3, phase))
-		rs = append(rs, obj{"run": i + 1, "started_at": fmt.Sprintf("2026-11-20T10:%02d:00Z", i), "status": "ok",
-			"ops": 1000, "bytes": 1000 * size, "elapsed_ns": int64(2 * m * 1e6), "latency_us": lat, "histogram": hist,
-			"bw_gbps": nil, "bw_mibps": nil, "msg_rate_mpps": nil,
-			"cpu_us_per_op": costs(cpu/2, cpu/2), "cpu_s_per_gb": costs(cpu/2*1e3/float64(size), cpu/2*1e3/float64(size))})
+		rs = append(rs, &document.Run{Run: i + 1, StartedAt: at(fmt.Sprintf("2026-11-20T10:%02d:00Z", i)), Figures: document.Figures{
+			Status: document.StatusOK, Samples: int64(len(ns)), Ops: 1000, Bytes: uint64(1000 * size), ElapsedNS: int64(2 * m * 1e6),
+			LatencyUS: lat, Histogram: hist,
+			CPUUSPerOp: costs(cpu/2, cpu/2), CPUSPerGB: costs(cpu/2*1e3/float64(size), cpu/2*1e3/float64(size))}})
 	}
 	lat, hist := latencyFigures(all)
-	return obj{"workload": w, "transport": transport, "completion": "poll", "kind": "latency", "status": "ok",
-		"size_bytes": size, "iterations": 1000, "latency_us": lat, "latency_exact": true, "histogram": hist,
-		"samples": len(all), "out_of_range": 0, "bytes": len(all) * size, "ops": len(all),
-		"elapsed_ns": int64(2 * m * 1e6 * float64(runs)), "received": len(all),
-		"bw_gbps": nil, "bw_peak_gbps": nil, "bw_mibps": nil, "msg_rate_mpps": nil,
-		"cpu_us_per_op": costs(0.75*m, 0.75*m), "cpu_s_per_gb": costs(0.75*m*1e3/float64(size), 0.75*m*1e3/float64(size)),
-		"clock": "tsc", "clock_sample_ns": 21.5, "params": params(w, transport, size, 1000), "runs": rs}
+	return &result{Workload: w, Transport: transport, Completion: "poll", Kind: document.KindLatency,
+		SizeBytes: size, Iterations: 1000, Figures: document.Figures{Status: document.StatusOK,
+			Samples: int64(len(all)), Ops: uint64(len(all)), Bytes: uint64(len(all) * size),
+			ElapsedNS: int64(2 * m * 1e6 * float64(runs)), LatencyUS: lat, Histogram: hist,
+			CPUUSPerOp: costs(0.75*m, 0.75*m), CPUSPerGB: costs(0.75*m*1e3/float64(size), 0.75*m*1e3/float64(size))},
+		LatencyExact: flag(true), Received: uint64(len(all)),
+		Clock: "tsc", ClockSampleNS: 21.5, Params: params(w, transport, size, 1000), Runs: rs}
 }
 
-func bandwidth(w, transport string, size int, bw float64, runs, phase int) obj {
-	var rs []obj
+func bandwidth(w, transport string, size int, bw float64, runs, phase int) *result {
+	var rs []*document.Run
 	for i := range runs {
 		b := round(bw * (1 + jitter(i, phase)))
 		rate := round(b * 1e3 / 8 / float64(size))
 		gb := 0.5 * (1 + jitter(i+5, phase))
-		rs = append(rs, obj{"run": i + 1, "started_at": fmt.Sprintf("2026-11-20T11:%02d:00Z", i), "status": "ok",
-			"ops": 5000, "bytes": 5000 * size, "elapsed_ns": int64(5000 * float64(size) * 8 / b),
-			"bw_gbps": b, "bw_mibps": round(b * 1e9 / 8 / 1048576), "msg_rate_mpps": rate,
-			"cpu_us_per_op": costs(gb/2*float64(size)/1e3, gb/2*float64(size)/1e3), "cpu_s_per_gb": costs(gb/2, gb/2)})
+		rs = append(rs, &document.Run{Run: i + 1, StartedAt: at(fmt.Sprintf("2026-11-20T11:%02d:00Z", i)), Figures: document.Figures{
+			Status: document.StatusOK, Ops: 5000, Bytes: uint64(5000 * size), ElapsedNS: int64(5000 * float64(size) * 8 / b),
+			BwGbps: num(b), BwMiBps: num(round(b * 1e9 / 8 / 1048576)), MsgRateMpps: num(rate),
+			CPUUSPerOp: costs(gb/2*float64(size)/1e3, gb/2*float64(size)/1e3), CPUSPerGB: costs(gb/2, gb/2)}})
 	}
-	return obj{"workload": w, "transport": transport, "completion": "poll", "kind": "bandwidth", "status": "ok",
-		"size_bytes": size, "iterations": 5000, "samples": 0, "out_of_range": 0, "bytes": 5000 * size * runs,
-		"ops": 5000 * runs, "elapsed_ns": int64(5000 * float64(size) * 8 / bw * float64(runs)), "received": 0,
-		"bw_gbps": bw, "bw_peak_gbps": round(bw * 1.05), "bw_mibps": round(bw * 1e9 / 8 / 1048576),
-		"msg_rate_mpps": round(bw * 1e3 / 8 / float64(size)),
-		"cpu_us_per_op": costs(0.25*float64(size)/1e3, 0.25*float64(size)/1e3), "cpu_s_per_gb": costs(0.25, 0.25),
-		"clock": "tsc", "clock_sample_ns": 21.5, "params": params(w, transport, size, 5000), "runs": rs}
+	return &result{Workload: w, Transport: transport, Completion: "poll", Kind: document.KindBandwidth,
+		SizeBytes: size, Iterations: 5000, Figures: document.Figures{Status: document.StatusOK,
+			Ops: uint64(5000 * runs), Bytes: uint64(5000 * size * runs),
+			ElapsedNS: int64(5000 * float64(size) * 8 / bw * float64(runs)),
+			BwGbps:    num(bw), BwMiBps: num(round(bw * 1e9 / 8 / 1048576)), MsgRateMpps: num(round(bw * 1e3 / 8 / float64(size))),
+			CPUUSPerOp: costs(0.25*float64(size)/1e3, 0.25*float64(size)/1e3), CPUSPerGB: costs(0.25, 0.25)},
+		BwPeakGbps: num(round(bw * 1.05)),
+		Clock:      "tsc", ClockSampleNS: 21.5, Params: params(w, transport, size, 5000), Runs: rs}
 }

@@ -1,15 +1,9 @@
-package results
+package document
 
 import (
 	"fmt"
 	"math"
-)
-
-// Statuses of a result or run.
-const (
-	StatusOK           = "ok"
-	StatusPartial      = "partial"
-	StatusInsufficient = "insufficient"
+	"slices"
 )
 
 // checkResult refuses a result whose identity is missing or whose figures
@@ -141,4 +135,29 @@ func FormatSize(n int) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// checkLoadCurve refuses a load curve without rates or whose knee is not
+// one of them.
+func checkLoadCurve(c *LoadCurve) error {
+	if len(c.RatesOPS) == 0 {
+		return fmt.Errorf("rates_ops is empty: want the curve's offered rates")
+	}
+	for _, r := range c.RatesOPS {
+		if r < 1 {
+			return fmt.Errorf("rates_ops holds %d: want offered rates of 1 operation a second or more", r)
+		}
+	}
+	if c.KneeOPS != nil && !slices.Contains(c.RatesOPS, *c.KneeOPS) {
+		return fmt.Errorf("knee_ops %d is not one of rates_ops %v: want one of them, or null", *c.KneeOPS, c.RatesOPS)
+	}
+	return nil
+}
+
+// checkOpenLoop refuses open-loop figures a chart cannot place.
+func checkOpenLoop(o *OpenLoop) error {
+	if o.RateOPS < 1 {
+		return fmt.Errorf("open_loop.rate_ops is %d: want an offered rate of 1 operation a second or more", o.RateOPS)
+	}
+	return positive("open_loop.achieved_ops", o.AchievedOPS)
 }

@@ -1,4 +1,4 @@
-package results
+package document
 
 import (
 	"bytes"
@@ -31,15 +31,28 @@ func Load(paths ...string) ([]*Document, error) {
 // not nil, is told of each. A document of another kind that the user
 // named is an error.
 func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
+	var docs []*Document
+	err := Each(note, func(d *Document) error {
+		docs = append(docs, d)
+		return nil
+	}, paths...)
+	return docs, err
+}
+
+// Each reads the documents of paths one at a time, as [LoadNoting] finds
+// them, and hands each to fn before reading the next: a reader that keeps
+// only what it analyses holds one document in memory at a time. It stops
+// at the first error, fn's included.
+func Each(note func(string), fn func(*Document) error, paths ...string) error {
 	if len(paths) == 0 {
-		return nil, errors.New("no documents named: want files, directories or glob patterns")
+		return errors.New("no documents named: want files, directories or glob patterns")
 	}
 	var files []found
 	seen := map[string]bool{}
 	for _, p := range paths {
 		found, err := expand(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, f := range found {
 			abs, err := filepath.Abs(f.path)
@@ -52,7 +65,7 @@ func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
 			}
 		}
 	}
-	docs := make([]*Document, 0, len(files))
+	n := 0
 	for _, f := range files {
 		read := infile.ReadRegular
 		if f.named {
@@ -67,14 +80,17 @@ func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		docs = append(docs, d)
+		n++
+		if err := fn(d); err != nil {
+			return err
+		}
 	}
-	if len(docs) == 0 {
-		return nil, fmt.Errorf("%s: no run or suite document among the %d found", strings.Join(paths, " "), len(files))
+	if n == 0 {
+		return fmt.Errorf("%s: no run or suite document among the %d found", strings.Join(paths, " "), len(files))
 	}
-	return docs, nil
+	return nil
 }
 
 // OtherKindError is a document of rdma-bench that is not a run's: a

@@ -1,0 +1,117 @@
+// Package document owns the JSON document that rdma-bench run and suite
+// save: its types, its schema version, its writer ([Encode]) and its
+// reader ([Parse], [Load], [Each]). It is cgo-free, so the offline
+// commands (compare, plot, report) read documents without rdma-core.
+//
+// The measuring side (pkg/report) converts its measurement into a
+// [Document] in one function; the readers (pkg/results) analyse the
+// values [Parse] returns. docs/json.md describes every key.
+package document
+
+import "time"
+
+// SchemaVersion is the layout version written and the only one read. It
+// changes when a key is renamed, removed or changes meaning; adding keys
+// does not change it.
+const SchemaVersion = 2
+
+// ToolName is the tool.name of every rdma-bench document.
+const ToolName = "rdma-bench"
+
+// Kinds of document: kind says which command wrote it. Documents from
+// before the kind key are runs.
+const (
+	KindRun    = "run"
+	KindFabric = "fabric"
+	KindGate   = "gate"
+)
+
+// Document is one saved invocation of rdma-bench run or suite.
+type Document struct {
+	// Path is the file the document was read from, escaped for printing;
+	// "" for one parsed from memory or being written.
+	Path string `json:"-"`
+	// SchemaVersion is the layout version; Encode writes [SchemaVersion].
+	SchemaVersion int `json:"schema_version"`
+	// Kind is [KindRun]; Encode writes it.
+	Kind string `json:"kind"`
+	// Tool identifies the program that wrote the document.
+	Tool Tool `json:"tool"`
+	// Host describes the machine the results were measured on.
+	Host Host `json:"host"`
+	// Device describes the RDMA device used; nil for TCP-only runs.
+	Device *Device `json:"device,omitempty"`
+	// Label names the document's side of a comparison (--label), such as
+	// a firmware version; "" for none.
+	Label string `json:"label,omitempty"`
+	// Repeat is how many times every point was measured (--repeat).
+	Repeat int `json:"repeat"`
+	// StartedAt is when the run started.
+	StartedAt time.Time `json:"started_at"`
+	// Args is the command line of the run.
+	Args []string `json:"args"`
+	// Results are the measured points, in run order.
+	Results []*Result `json:"results"`
+	// LoadCurves are the verdicts on the latency-against-load curves
+	// (points run at several offered rates); nil when none.
+	LoadCurves []*LoadCurve `json:"load_curves,omitempty"`
+}
+
+// Tool identifies the benchmark program.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+}
+
+// Host describes a machine.
+type Host struct {
+	Hostname string `json:"hostname"`
+	// Kernel is the kernel release (uname -r).
+	Kernel string `json:"kernel"`
+	// CPUModel is the processor model name from /proc/cpuinfo.
+	CPUModel string `json:"cpu_model"`
+	// Cores is the number of CPUs usable by the process.
+	Cores int `json:"cores"`
+	// RDMACore is rdma-core's version, from the libibverbs loaded ("" when
+	// unknown).
+	RDMACore string `json:"rdma_core"`
+}
+
+// Device describes the RDMA device and port of a run.
+type Device struct {
+	Name            string `json:"name"`
+	FirmwareVersion string `json:"firmware_version"`
+	// Driver is the kernel driver, e.g. "mlx5_core" or "rdma_rxe" ("" when
+	// unknown).
+	Driver string `json:"driver"`
+	Port   int    `json:"port"`
+	// LinkLayer is "InfiniBand" or "Ethernet".
+	LinkLayer string `json:"link_layer"`
+	// MTU is the active path MTU in bytes.
+	MTU int `json:"mtu"`
+	// GIDType is e.g. "IB/RoCE v1" or "RoCE v2".
+	GIDType  string `json:"gid_type"`
+	GIDIndex int    `json:"gid_index"`
+	// GID is the address used, in IPv6 form ("::ffff:10.0.0.1" for RoCE
+	// v2 over IPv4).
+	GID string `json:"gid,omitempty"`
+}
+
+// Peer is the other side of a two-process run.
+type Peer struct {
+	Host   Host    `json:"host"`
+	Device *Device `json:"device,omitempty"`
+}
+
+// LoadCurve is the verdict on one latency-against-load curve: a latency
+// point run at several offered rates.
+type LoadCurve struct {
+	Workload  string `json:"workload"`
+	SizeBytes int    `json:"size_bytes"`
+	// RatesOPS are the offered rates, ascending; KneeOPS the first one
+	// past the knee, nil when there is none.
+	RatesOPS []int  `json:"rates_ops"`
+	KneeOPS  *int   `json:"knee_ops"`
+	Summary  string `json:"summary"`
+}

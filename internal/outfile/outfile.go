@@ -98,6 +98,12 @@ func WriteFile(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
+	return f.CommitBytes(b)
+}
+
+// CommitBytes writes b and commits, for an output made whole before it
+// is written; a failed write aborts.
+func (f *File) CommitBytes(b []byte) error {
 	if _, err := f.Write(b); err != nil {
 		f.Abort()
 		return err

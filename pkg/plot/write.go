@@ -68,3 +68,55 @@ func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err err
 	}
 	return svgPath, pngPath, nil
 }
+
+// Named is a chart and the base name of its files.
+type Named struct {
+	Name  string
+	Chart *Chart
+}
+
+// WriteAll writes every chart as SVG and PNG into dir (see [Write]),
+// creating dir when missing, and returns the paths written. On error it
+// removes what it wrote, and dir if it made it, so that nothing partial
+// is left.
+func WriteAll(dir string, charts []Named) (written []string, err error) {
+	created := false
+	if fi, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("chart directory %s: %w", dir, unwrapPath(err))
+		}
+		created = true
+	} else if err != nil {
+		return nil, fmt.Errorf("chart directory %s: %w", dir, unwrapPath(err))
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("chart directory %s: not a directory", dir)
+	}
+	defer func() {
+		if err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+			written = nil
+			if created {
+				os.Remove(dir)
+			}
+		}
+	}()
+	for _, c := range charts {
+		svg, png, err := Write(c.Chart, dir, c.Name)
+		if err != nil {
+			return written, err
+		}
+		written = append(written, svg, png)
+	}
+	return written, nil
+}
+
+// unwrapPath drops the path from an *os.PathError: the message names it.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

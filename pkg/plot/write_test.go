@@ -158,3 +158,29 @@ func TestWriteNilChart(t *testing.T) {
 		t.Fatal("an empty chart wrote PNG")
 	}
 }
+
+// TestWriteAllLeavesNothingOnError: a chart that cannot be written
+// removes the ones written before it and the directory WriteAll made.
+func TestWriteAllLeavesNothingOnError(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "plots")
+	ch := testChart(t)
+	_, err := WriteAll(dir, []Named{{"one", ch}, {"bad/name", ch}})
+	if err == nil || !strings.Contains(err.Error(), `chart file name "bad/name"`) {
+		t.Fatalf("WriteAll = %v, want the bad name refused", err)
+	}
+	if got := names(t, parent); len(got) != 0 {
+		t.Errorf("WriteAll left %v", got)
+	}
+	written, err := WriteAll(dir, []Named{{"one", ch}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "one.svg"), filepath.Join(dir, "one.png")}; !slices.Equal(written, want) {
+		t.Errorf("written %v, want %v", written, want)
+	}
+	file := filepath.Join(dir, "one.svg")
+	if _, err := WriteAll(file, nil); err == nil || err.Error() != "chart directory "+file+": not a directory" {
+		t.Errorf("WriteAll(a file) = %v", err)
+	}
+}

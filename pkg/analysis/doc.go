@@ -1,0 +1,28 @@
+// Package analysis holds the pipelines of rdma-bench's offline commands,
+// which read saved documents and measure nothing: compare's comparison
+// (both sides loaded, matched, compared and rendered), plot's charts and
+// report's HTML composition. It is pure Go, so that the offline build
+// (CGO_ENABLED=0) has all of it.
+//
+// Errors caused by what the user named (a path, a label, a threshold)
+// are marked as package inputerr does, so that a command can tell them
+// from failures; their messages are the commands' own.
+package analysis
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
+	"github.com/rdma-bench/rdma-bench/pkg/results"
+)
+
+// LoadDocs loads the run documents that paths name, writing to notes a
+// line for each document of another kind (a fabric sweep's) that a
+// directory or a pattern held and that was left out.
+func LoadDocs(notes io.Writer, paths ...string) ([]*results.Document, error) {
+	return results.LoadNoting(func(s string) { fmt.Fprintln(notes, "note: "+s) }, paths...)
+}
+
+// badInput builds an error about the input.
+func badInput(format string, a ...any) error { return inputerr.New(format, a...) }

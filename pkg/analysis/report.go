@@ -1,0 +1,155 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/plot"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/results"
+)
+
+// ReportOptions are report's settings.
+type ReportOptions struct {
+	Title  string
+	Charts ChartOptions
+	// Bases name the documents to compare the others against; none: no
+	// comparison section.
+	Bases  []string
+	FailOn string   // with Bases: the gate's thresholds
+	Ignore []string // with Bases: parameters a match may differ in
+}
+
+// BuildReport composes the HTML report of the documents that paths name:
+// latency, load, bandwidth, spectra and trend sections, then the
+// comparison against the bases. Notes on documents left out go to notes.
+func BuildReport(o ReportOptions, paths []string, notes io.Writer) (plot.Report, error) {
+	docs, sides, err := o.Charts.SidesOf(paths, notes)
+	if err != nil {
+		return plot.Report{}, err
+	}
+	charts, err := o.Charts.Charts(docs, sides, nil)
+	if err != nil {
+		return plot.Report{}, err
+	}
+	r := plot.Report{Title: o.Title, Meta: results.Meta(docs)}
+	r.Sections = append(r.Sections, figureSections(sides, charts)...)
+	if len(o.Bases) > 0 {
+		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly}
+		sec, err := comparisonSection(co, o.Bases, paths, docs, notes)
+		if err != nil {
+			return plot.Report{}, err
+		}
+		r.Sections = append(r.Sections, sec)
+	}
+	return r, nil
+}
+
+// figureSections are the report's latency, load, bandwidth, spectra and
+// trend sections: each side's table and the charts.
+func figureSections(sides []*results.Side, charts map[string][]results.NamedChart) []plot.Section {
+	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency")}
+	bw := plot.Section{Title: "Bandwidth and message rate", Charts: chartsOf(charts, "bandwidth", "msgrate", "cpu")}
+	for _, s := range sides {
+		name := "documents without a label"
+		if s.Label != "" {
+			name = "label " + s.Label
+		}
+		var files []string
+		for _, d := range s.Docs {
+			files = append(files, d.Path)
+		}
+		note := fmt.Sprintf("%s: %s", name, strings.Join(files, ", "))
+		if t := results.LatencyTable(s); len(t.Rows) > 0 {
+			lat.Notes = append(lat.Notes, note)
+			lat.Tables = append(lat.Tables, t)
+		}
+		if t := results.BandwidthTable(s); len(t.Rows) > 0 {
+			bw.Notes = append(bw.Notes, note)
+			bw.Tables = append(bw.Tables, t)
+		}
+	}
+	load := plot.Section{Title: "Latency against offered load", Charts: chartsOf(charts, "load")}
+	if len(load.Charts) > 0 {
+		load.Notes = append(load.Notes, fmt.Sprintf("open-loop runs at a fixed offered rate (--rate): latency from each operation's due time; "+
+			"the knee is the first rate the run fell behind (achieved under %.0f%% of it) or its p99 passed %g times the lowest rate's",
+			report.KneeAchieved*100, report.KneeP99))
+		for _, c := range results.LoadCharts(sides) {
+			load.Notes = append(load.Notes, c.Summaries...)
+		}
+		for _, s := range sides {
+			if t := results.LoadTable(s); len(t.Rows) > 0 {
+				load.Tables = append(load.Tables, t)
+			}
+		}
+	}
+	// The spectra, one per latency point, come after the overview charts
+	// and tables rather than between them.
+	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
+		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
+	var out []plot.Section
+	for _, s := range []plot.Section{lat, load, bw, spectra} {
+		if len(s.Tables) > 0 || len(s.Charts) > 0 {
+			out = append(out, s)
+		}
+	}
+	if t := chartsOf(charts, "trend"); len(t) > 0 {
+		out = append(out, plot.Section{Title: "Trend across labels", Charts: t,
+			Notes: []string{"each label's median over its runs, with its 95% interval where the runs are enough for one"}})
+	}
+	return out
+}
+
+func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.Chart {
+	var out []*plot.Chart
+	for _, k := range kinds {
+		for _, c := range charts[k] {
+			out = append(out, c.Chart)
+		}
+	}
+	return out
+}
+
+// comparisonSection compares the report's documents against the bases:
+// the gate's outcome, what differs, the verdicts and the whiskers.
+func comparisonSection(o CompareOptions, bases, paths []string, docs []*results.Document, notes io.Writer) (plot.Section, error) {
+	th, err := compare.ParseThresholds(o.FailOn)
+	if err != nil {
+		return plot.Section{}, badInput("--fail-on: %v", err)
+	}
+	base, err := LoadDocs(notes, bases...)
+	if err != nil {
+		return plot.Section{}, badInput("--base: %v", err)
+	}
+	s := &Sides{Base: base, New: docs,
+		BaseName: results.SideName(strings.Join(bases, " "), base), NewName: results.SideName(strings.Join(paths, " "), docs)}
+	c, m, skipped, err := compareSides(s, o, th, compare.Metrics())
+	if err != nil {
+		return plot.Section{}, err
+	}
+	g := c.Report.Gate
+	sec := plot.Section{Title: "Comparison against the base", Notes: []string{
+		c.Report.Summary(), "base: " + s.BaseName + "; new: " + s.NewName}}
+	if len(c.Report.Meta) > 0 {
+		t := plot.Table{Header: []string{"differs", "base", "new"}}
+		for _, d := range c.Report.Meta {
+			t.Rows = append(t.Rows, []string{d.Field, d.Base, d.New})
+		}
+		sec.Tables = append(sec.Tables, t)
+	}
+	sec.Tables = append(sec.Tables, results.ComparisonTable(g))
+	sec.Notes = append(sec.Notes, c.Report.Notes()...)
+	sec.Notes = append(sec.Notes, skipped...)
+	caption := results.CaptionOf(append(slices.Clone(base), docs...))
+	charts, err := results.ComparisonCharts("change against the base", g, m, caption)
+	if err != nil {
+		return plot.Section{}, badInput("comparison charts: %v", err)
+	}
+	for _, ch := range charts {
+		sec.Charts = append(sec.Charts, ch.Chart)
+	}
+	return sec, nil
+}

@@ -34,11 +34,48 @@ func FormatSize(n int) string { return document.FormatSize(n) }
 
 // The readers of pkg/document, for this package's callers.
 var (
-	Load       = document.Load
-	LoadNoting = document.LoadNoting
-	ReadFile   = document.ReadFile
-	Parse      = document.Parse
+	ReadFile = document.ReadFile
+	Parse    = document.Parse
 )
+
+// Load reads documents for analysis (see [LoadNoting]).
+func Load(paths ...string) ([]*Document, error) { return LoadNoting(nil, paths...) }
+
+// LoadNoting reads the documents that paths name as [document.LoadNoting]
+// does, one at a time: each is trimmed to what the analysis and its views
+// read ([Keep]) before the next is read, so that memory grows with the
+// figures kept, not with the documents' size.
+func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
+	var docs []*Document
+	err := document.Each(note, func(d *Document) error {
+		Keep(d)
+		docs = append(docs, d)
+		return nil
+	}, paths...)
+	return docs, err
+}
+
+// Keep drops from a document read what no view of this package reads: the
+// port counters' per-side deltas (the verdict stays), the server's own
+// figures, the open loops' service and lag histograms, and the runs'
+// histograms of a result that holds its merged one. Most of a document's
+// bytes are these.
+func Keep(d *Document) {
+	for _, r := range d.Results {
+		if r.Counters != nil {
+			r.Counters.Local, r.Counters.Remote = nil, nil
+		}
+		r.Server = nil
+		if r.OpenLoop != nil {
+			r.OpenLoop.ServiceHistogram, r.OpenLoop.LagHistogram = "", ""
+		}
+		if r.Histogram != "" {
+			for _, run := range r.Runs {
+				run.Histogram = ""
+			}
+		}
+	}
+}
 
 // OtherKindError is a document of another kind (see pkg/document).
 type OtherKindError = document.OtherKindError

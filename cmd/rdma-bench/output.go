@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -52,7 +53,7 @@ func formatList() string {
 func (o *outputFlags) check() error {
 	enc, err := report.NewEncoder(o.format)
 	if err != nil {
-		if h := perftestCollision("output", o.format); h != "" {
+		if h := perftestflags.Collision("output", o.format); h != "" {
 			return usageError("%v; %s", err, h)
 		}
 		return usageError("%v", err)

@@ -5,15 +5,13 @@ package main
 import (
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
@@ -41,109 +39,47 @@ func parsePerftest(args ...string) (*pflag.FlagSet, *benchFlags, *outputFlags, [
 	return fs, b, o, notes, err
 }
 
-// helpFlag is one flag of a perftest --help.
-type helpFlag struct {
-	short, long string
-	value       bool // shown as --long=<...>
-}
-
-// perftestHelp reads the flags of the captured perftest --help texts.
-func perftestHelp(t *testing.T) map[string]helpFlag {
-	t.Helper()
-	files, err := filepath.Glob("testdata/perftest/*.help")
-	if err != nil || len(files) != 8 {
-		t.Fatalf("want the 8 captured --help texts in testdata/perftest, found %v (%v)", files, err)
-	}
-	re := regexp.MustCompile(`(?m)^[ \t]+(?:-([A-Za-z]), )?--([A-Za-z0-9_-]+)(=)?`)
-	flags := map[string]helpFlag{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-			h := helpFlag{short: m[1], long: m[2], value: m[3] != ""}
-			if old, ok := flags[h.long]; ok && old.short != h.short {
-				t.Fatalf("--%s: -%s in one help, -%s in another", h.long, old.short, h.short)
-			}
-			flags[h.long] = h
-		}
-	}
-	if len(flags) < 80 {
-		t.Fatalf("read only %d flags from the help texts", len(flags))
-	}
-	return flags
-}
-
-// Every flag of perftest's ib_*_bw and ib_*_lat --help has its row, with
-// perftest's letter, and the table has no row perftest does not list.
-func TestPerftestTableCoversHelp(t *testing.T) {
-	help := perftestHelp(t)
-	for _, h := range help {
-		e := perftestLong(h.long)
-		switch {
-		case e == nil:
-			t.Errorf("perftest's --%s (letter %q) has no row in perftestFlags", h.long, h.short)
-		case e.short != h.short:
-			t.Errorf("--%s: row has -%s, perftest -%s", h.long, e.short, h.short)
-		case h.value && !e.value:
-			t.Errorf("--%s: perftest's takes a value, the row says it does not", h.long)
-		}
-	}
-	seen := map[string]bool{}
-	for _, e := range perftestFlags {
-		if _, ok := help[e.long]; !ok {
-			t.Errorf("row --%s is not a flag of perftest's --help", e.long)
-		}
-		if seen[e.long] || e.short != "" && seen["-"+e.short] {
-			t.Errorf("row --%s (-%s) twice", e.long, e.short)
-		}
-		seen[e.long], seen["-"+e.short] = true, e.short != ""
-	}
-	t.Logf("%d perftest flags, %d rows", len(help), len(perftestFlags))
-}
-
 // Every row agrees with rdma-bench's flags: an alias or a same names a
 // flag that exists, takes a value as perftest's does, and, where both
 // have a letter, the same one; a no-op or a hint names a spelling
 // rdma-bench does not have, or says which of its flags it collides with.
 func TestPerftestTableAgreesWithFlags(t *testing.T) {
 	fs, _, _ := runFlags()
-	for _, e := range perftestFlags {
-		own := fs.Lookup(e.long)
+	for _, e := range perftestflags.Table {
+		own := fs.Lookup(e.Long)
 		var ownShort *pflag.Flag
-		if e.short != "" {
-			ownShort = fs.ShorthandLookup(e.short)
+		if e.Short != "" {
+			ownShort = fs.ShorthandLookup(e.Short)
 		}
-		switch e.action {
-		case ptSame, ptAlias:
-			if e.to == "help" {
+		switch e.Action {
+		case perftestflags.Same, perftestflags.Alias:
+			if e.To == "help" {
 				continue // pflag's own
 			}
-			f := fs.Lookup(e.to)
+			f := fs.Lookup(e.To)
 			if f == nil {
-				t.Errorf("--%s: %s of --%s, which run does not have", e.long, e.action, e.to)
+				t.Errorf("--%s: %s of --%s, which run does not have", e.Long, e.Action, e.To)
 				continue
 			}
-			if takes := f.NoOptDefVal == ""; takes != (e.value || e.set != "") || (e.set != "" && e.value) {
-				t.Errorf("--%s: perftest's takes a value: %t; rdma-bench's --%s: %t", e.long, e.value, e.to, takes)
+			if takes := f.NoOptDefVal == ""; takes != (e.Value || e.Set != "") || (e.Set != "" && e.Value) {
+				t.Errorf("--%s: perftest's takes a value: %t; rdma-bench's --%s: %t", e.Long, e.Value, e.To, takes)
 			}
-			if e.action == ptSame && e.long != e.to {
-				t.Errorf("--%s: same, but rdma-bench spells it --%s: an alias", e.long, e.to)
+			if e.Action == perftestflags.Same && e.Long != e.To {
+				t.Errorf("--%s: same, but rdma-bench spells it --%s: an alias", e.Long, e.To)
 			}
 			if ownShort != nil && ownShort != f {
-				t.Errorf("-%s: perftest's means --%s, rdma-bench's --%s: the row must say so (collides)", e.short, e.to, ownShort.Name)
+				t.Errorf("-%s: perftest's means --%s, rdma-bench's --%s: the row must say so (collides)", e.Short, e.To, ownShort.Name)
 			}
-			if e.short != "" && ownShort == nil && e.action == ptSame {
-				t.Errorf("-%s: same, but rdma-bench has no -%s", e.short, e.short)
+			if e.Short != "" && ownShort == nil && e.Action == perftestflags.Same {
+				t.Errorf("-%s: same, but rdma-bench has no -%s", e.Short, e.Short)
 			}
 		default:
-			if e.why == "" {
-				t.Errorf("--%s: %s without a reason", e.long, e.action)
+			if e.Why == "" {
+				t.Errorf("--%s: %s without a reason", e.Long, e.Action)
 			}
 			for _, f := range []*pflag.Flag{own, ownShort} {
-				if f != nil && e.collides != f.Name {
-					t.Errorf("--%s (-%s): %s, but rdma-bench has --%s: mark it collides", e.long, e.short, e.action, f.Name)
+				if f != nil && e.Collides != f.Name {
+					t.Errorf("--%s (-%s): %s, but rdma-bench has --%s: mark it collides", e.Long, e.Short, e.Action, f.Name)
 				}
 			}
 		}
@@ -239,8 +175,8 @@ func TestPerftestCollisions(t *testing.T) {
 }
 
 // rowValue is a value perftest's flag takes, and rdma-bench's too.
-func rowValue(e perftestFlag) string {
-	switch e.long {
+func rowValue(e perftestflags.Flag) string {
+	switch e.Long {
 	case "atomic_type":
 		return "CMP_AND_SWAP"
 	case "connection":
@@ -259,54 +195,38 @@ func rowValue(e perftestFlag) string {
 
 // Every row, in each of perftest's spellings, does what the table says.
 func TestPerftestEveryRow(t *testing.T) {
-	for _, e := range perftestFlags {
-		for _, sp := range []string{"-" + e.short, "--" + e.long} {
-			if sp == "-" || e.collides != "" && (sp == "-"+e.short || sp == "--"+e.collides) {
+	for _, e := range perftestflags.Table {
+		for _, sp := range []string{"-" + e.Short, "--" + e.Long} {
+			if sp == "-" || e.Collides != "" && (sp == "-"+e.Short || sp == "--"+e.Collides) {
 				continue // rdma-bench's own spelling: TestPerftestCollisions
 			}
 			args := []string{sp}
-			if e.value {
+			if e.Value {
 				args = append(args, rowValue(e))
 			}
 			fs, _, _, notes, err := parsePerftest(args...)
 			switch {
-			case e.to == "help":
+			case e.To == "help":
 				if !errors.Is(err, pflag.ErrHelp) {
 					t.Errorf("%s: %v, want help", sp, err)
 				}
-			case e.action == ptSame || e.action == ptAlias:
-				if err != nil || !fs.Changed(e.to) || len(notes) != 0 {
-					t.Errorf("%q: %v, --%s set %t, notes %q", args, err, e.to, fs.Changed(e.to), notes)
-				} else if got, want := fs.Lookup(e.to).Value.String(), e.translate(rowValue(e)); e.value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
-					t.Errorf("%q: --%s is %q, want %q", args, e.to, got, want)
+			case e.Action == perftestflags.Same || e.Action == perftestflags.Alias:
+				if err != nil || !fs.Changed(e.To) || len(notes) != 0 {
+					t.Errorf("%q: %v, --%s set %t, notes %q", args, err, e.To, fs.Changed(e.To), notes)
+				} else if got, want := fs.Lookup(e.To).Value.String(), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
+					t.Errorf("%q: --%s is %q, want %q", args, e.To, got, want)
 				}
-			case e.action == ptNoop:
-				if err != nil || len(notes) != 1 || fs.NFlag() != 0 || !strings.Contains(notes[0], e.why) {
+			case e.Action == perftestflags.Noop:
+				if err != nil || len(notes) != 1 || fs.NFlag() != 0 || !strings.Contains(notes[0], e.Why) {
 					t.Errorf("%q: %v, notes %q, %d flags set", args, err, notes, fs.NFlag())
 				}
 			default:
-				want := "unknown flag " + sp + " (perftest's): " + e.why
+				want := "unknown flag " + sp + " (perftest's): " + e.Why
 				var bad *badInput
 				if !errors.As(err, &bad) || err.Error() != want {
 					t.Errorf("%q: %v, want %q", args, err, want)
 				}
 			}
 		}
-	}
-}
-
-// docs/perftest-flags.md is the table, written by perftestDoc (go test
-// -run PerftestDoc -update rewrites it).
-func TestPerftestDoc(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "perftest-flags.md")
-	got := perftestDoc()
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || string(want) != got {
-		t.Errorf("%s is not the table (%v): run go test ./cmd/rdma-bench -run PerftestDoc -update", path, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -31,14 +32,14 @@ func addPlotFlag(fs *pflag.FlagSet, p *plotFlag) {
 // check refuses a directory the charts could not be written into, before
 // anything runs, and has o's encoder hand over the document it writes.
 // Call it after o.check.
-func (p *plotFlag) check(o *outputFlags) error {
+func (p *plotFlag) check(o *bench.Output) error {
 	if p.dir == "" {
 		return nil
 	}
 	if err := probeDir(p.dir); err != nil {
 		return usageError("--plot %s: %v: want a directory that can be created or written into", p.dir, unwrapPath(err))
 	}
-	o.enc = catchEncoder{Encoder: o.enc, doc: &p.doc}
+	o.Enc = catchEncoder{Encoder: o.Enc, doc: &p.doc}
 	return nil
 }
 

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package main
+package perftestflags_test
 
 import (
 	"errors"
@@ -11,28 +11,31 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
-// runFlags is run's flag set, as runRun builds it.
-func runFlags() (*pflag.FlagSet, *benchFlags, *outputFlags) {
-	fs := newFlagSet("run")
-	var b benchFlags
-	var o outputFlags
-	addBenchFlags(fs, &b)
-	addOutputFlags(fs, &o, report.DefaultEncoder)
-	addRepeatFlags(fs, &repeatFlags{})
-	addPlotFlag(fs, &plotFlag{})
+// runFlags is run's flag set, as cmd/rdma-bench's runRun builds it (its
+// --plot and --loopback are cmd's own).
+func runFlags() (*pflag.FlagSet, *bench.Flags, *bench.Output) {
+	fs := pflag.NewFlagSet("rdma-bench run", pflag.ContinueOnError)
+	fs.SortFlags = false
+	var b bench.Flags
+	var o bench.Output
+	b.Register(fs)
+	o.Register(fs, report.DefaultEncoder)
+	(&bench.Repeat{}).Register(fs)
+	fs.String("plot", "", "")
 	fs.Bool("loopback", false, "")
 	fs.SetOutput(io.Discard) // -h's usage
 	return fs, &b, &o
 }
 
 // parsePerftest parses args as run does, returning the notes too.
-func parsePerftest(args ...string) (*pflag.FlagSet, *benchFlags, *outputFlags, []string, error) {
+func parsePerftest(args ...string) (*pflag.FlagSet, *bench.Flags, *bench.Output, []string, error) {
 	fs, b, o := runFlags()
-	out, notes, err := perftestArgs(fs, args)
+	out, notes, err := perftestflags.Args(fs, args)
 	if err == nil {
 		err = fs.Parse(out)
 	}
@@ -94,24 +97,24 @@ func TestPerftestArgs(t *testing.T) {
 	if err != nil || len(notes) != 0 {
 		t.Fatalf("%v %v", err, notes)
 	}
-	if b.spec.Atomic != "cswap" || b.local.SL != 3 || b.spec.PostList != 8 || b.local.Inline != 64 || !b.spec.RDMACM || !b.spec.Bidir || b.spec.Iterations != 500 {
-		t.Errorf("parsed %+v %+v", b.spec, b.local)
+	if b.Spec.Atomic != "cswap" || b.Local.SL != 3 || b.Spec.PostList != 8 || b.Local.Inline != 64 || !b.Spec.RDMACM || !b.Spec.Bidir || b.Spec.Iterations != 500 {
+		t.Errorf("parsed %+v %+v", b.Spec, b.Local)
 	}
 	if !fs.Changed("sl") || !fs.Changed("post-list") {
 		t.Error("aliases do not count as given")
 	}
 	for _, args := range [][]string{{"--atomic_type=fetch_and_add"}, {"-AFETCH_AND_ADD"}, {"-A=FETCH_AND_ADD"}, {"--atomic", "fadd"}} {
-		if _, b, _, _, err := parsePerftest(args...); err != nil || b.spec.Atomic != "fadd" {
-			t.Errorf("%q: atomic %q, %v", args, b.spec.Atomic, err)
+		if _, b, _, _, err := parsePerftest(args...); err != nil || b.Spec.Atomic != "fadd" {
+			t.Errorf("%q: atomic %q, %v", args, b.Spec.Atomic, err)
 		}
 	}
 	// perftest's huge pages and shared receive queues are rdma-bench's.
-	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq", "--use_old_post_send"); err != nil || !b.spec.HugePages || !b.spec.SRQ || b.spec.PostAPI != "classic" {
-		t.Errorf("--use_hugepages --use-srq --use_old_post_send: hugepages %t srq %t post api %q, %v", b.spec.HugePages, b.spec.SRQ, b.spec.PostAPI, err)
+	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq", "--use_old_post_send"); err != nil || !b.Spec.HugePages || !b.Spec.SRQ || b.Spec.PostAPI != "classic" {
+		t.Errorf("--use_hugepages --use-srq --use_old_post_send: hugepages %t srq %t post api %q, %v", b.Spec.HugePages, b.Spec.SRQ, b.Spec.PostAPI, err)
 	}
 	// A cluster is split at a perftest letter; -b stays rdma-bench's.
-	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.spec.Bidir || b.local.SL != 5 {
-		t.Errorf("-bS 5: bidir %t sl %d, %v", b.spec.Bidir, b.local.SL, err)
+	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.Spec.Bidir || b.Local.SL != 5 {
+		t.Errorf("-bS 5: bidir %t sl %d, %v", b.Spec.Bidir, b.Local.SL, err)
 	}
 	// No-ops: ignored, one note each, nothing set.
 	fs, _, _, notes, err = parsePerftest("--report_gbits", "-F", "-N", "--cpu_util", "--perform_warm_up", "--disable_pcie_relaxed")
@@ -122,10 +125,10 @@ func TestPerftestArgs(t *testing.T) {
 		t.Errorf("note %q", notes[0])
 	}
 	// rdma-bench's values, and what follows "--", are never rewritten.
-	if _, b, _, notes, err := parsePerftest("--token", "--report_gbits", "--label", "-S"); err != nil || b.local.Token != "--report_gbits" || len(notes) != 0 {
-		t.Errorf("a value that looks like a perftest flag: token %q, %v, %q", b.local.Token, err, notes)
+	if _, b, _, notes, err := parsePerftest("--token", "--report_gbits", "--label", "-S"); err != nil || b.Local.Token != "--report_gbits" || len(notes) != 0 {
+		t.Errorf("a value that looks like a perftest flag: token %q, %v, %q", b.Local.Token, err, notes)
 	}
-	if out, _, err := perftestArgs(pflag.NewFlagSet("x", pflag.ContinueOnError), []string{"--", "-S", "--report_gbits"}); err != nil || !slices.Equal(out, []string{"--", "-S", "--report_gbits"}) {
+	if out, _, err := perftestflags.Args(pflag.NewFlagSet("x", pflag.ContinueOnError), []string{"--", "-S", "--report_gbits"}); err != nil || !slices.Equal(out, []string{"--", "-S", "--report_gbits"}) {
 		t.Errorf("after --: %q, %v", out, err)
 	}
 	for _, c := range []struct{ args, want string }{
@@ -157,7 +160,7 @@ func TestPerftestCollisions(t *testing.T) {
 	} {
 		_, _, o, _, err := parsePerftest(strings.Fields(c.args)...)
 		if err == nil {
-			err = o.check()
+			err = o.Check()
 		}
 		if err == nil {
 			t.Errorf("%s: accepted", c.args)
@@ -222,11 +225,20 @@ func TestPerftestEveryRow(t *testing.T) {
 				}
 			default:
 				want := "unknown flag " + sp + " (perftest's): " + e.Why
-				var bad *badInput
+				var bad *perftestflags.HintError
 				if !errors.As(err, &bad) || err.Error() != want {
 					t.Errorf("%q: %v, want %q", args, err, want)
 				}
 			}
+		}
+	}
+}
+
+// perftest's -g and --mcg are rdma-bench's switch of the same spelling.
+func TestPerftestMcg(t *testing.T) {
+	for _, args := range [][]string{{"-g"}, {"--mcg"}, {"-bg"}} {
+		if _, b, _, notes, err := parsePerftest(args...); err != nil || !b.Spec.Mcast || len(notes) != 0 {
+			t.Errorf("%q: mcast %t, notes %q, %v", args, b.Spec.Mcast, notes, err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/analysis"
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 )
 
 // plotFlag is --plot DIR of run and suite: once the run's document is
@@ -24,14 +25,14 @@ func addPlotFlag(fs *pflag.FlagSet, p *plotFlag) {
 // check refuses a directory the charts could not be written into, before
 // anything runs, and has o's encoder hand over the document it writes.
 // Call it after o.check.
-func (p *plotFlag) check(o *outputFlags) error {
+func (p *plotFlag) check(o *bench.Output) error {
 	if p.Dir == "" {
 		return nil
 	}
 	if err := outfile.ProbeDir(p.Dir); err != nil {
 		return usageError("--plot %s: %v: want a directory that can be created or written into", p.Dir, unwrapPath(err))
 	}
-	o.enc = p.Catch(o.enc)
+	o.Enc = p.Catch(o.Enc)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 )
 
 // TestMainJob runs the main job's command path, `make bench`'s
@@ -67,14 +68,14 @@ func TestMainJob(t *testing.T) {
 		}
 	}
 	for _, s := range sizes {
-		for _, w := range suiteWorkloads {
+		for _, w := range bench.SuiteWorkloads {
 			if !got[fmt.Sprintf("%s/%d", w, s)] {
 				t.Errorf("no %s at %d bytes in the document", w, s)
 			}
 		}
 	}
-	if len(doc.Results) != len(sizes)*len(suiteWorkloads) {
-		t.Errorf("%d results, want %d", len(doc.Results), len(sizes)*len(suiteWorkloads))
+	if len(doc.Results) != len(sizes)*len(bench.SuiteWorkloads) {
+		t.Errorf("%d results, want %d", len(doc.Results), len(sizes)*len(bench.SuiteWorkloads))
 	}
 }
 
@@ -90,8 +91,8 @@ func TestSuiteJSONAndLiveFigures(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("json output: %v\n%s", err, r.stdout)
 	}
-	if len(doc.Results) != len(suiteWorkloads) {
-		t.Errorf("%d results, want %d", len(doc.Results), len(suiteWorkloads))
+	if len(doc.Results) != len(bench.SuiteWorkloads) {
+		t.Errorf("%d results, want %d", len(doc.Results), len(bench.SuiteWorkloads))
 	}
 	if n := strings.Count(r.stderr, "cumulative:"); n < len(doc.Results) {
 		t.Errorf("%d live figures for %d points of 0.3 s at 100 ms:\n%s", n, len(doc.Results), r.stderr)

@@ -1,4 +1,4 @@
-package main
+package perftestflags
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ func perftestDoc() string {
 
 ` + "`run`, `suite`, `server` and `fabric`" + ` take perftest's spellings (perftest 4.5-0.17,
 Debian's package: every flag of the ` + "`--help`" + ` of ib_write_bw, ib_read_bw, ib_send_bw,
-ib_atomic_bw and the four ib_*_lat, captured in cmd/rdma-bench/testdata/perftest/):
+ib_atomic_bw and the four ib_*_lat, captured in pkg/perftestflags/testdata/):
 
 - **same**: rdma-bench has the flag, spelled and meant as perftest's.
 - **alias**: rewritten to rdma-bench's flag before parsing, its value translated.
@@ -27,8 +27,8 @@ is refused as an unknown format, with perftest's meaning and the hint), and
 ` + "`--output`" + ` is the format, not perftest's ` + "`--output=bandwidth`" + ` verbosity. Every other
 letter rdma-bench shares with perftest means the same in both.
 
-This file is generated from the table in cmd/rdma-bench/perftest_flags.go:
-` + "`go test ./cmd/rdma-bench -run PerftestDoc -update`" + ` rewrites it, and the tests check
+This file is generated from the table in pkg/perftestflags/table.go:
+` + "`go test ./pkg/perftestflags -run PerftestDoc -update`" + ` rewrites it, and the tests check
 the table against perftest's --help and against rdma-bench's flags.
 
 ## ` + "`-o perftest`" + `
@@ -59,33 +59,33 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 | perftest | value | rdma-bench | note |
 |---|---|---|---|
 `)
-	for _, e := range perftestFlags {
-		sp := "`--" + e.long + "`"
-		if e.short != "" {
-			sp = "`-" + e.short + "`, " + sp
+	for _, e := range Table {
+		sp := "`--" + e.Long + "`"
+		if e.Short != "" {
+			sp = "`-" + e.Short + "`, " + sp
 		}
 		value := ""
-		if e.value {
+		if e.Value {
 			value = "yes"
 		}
 		var what string
-		switch e.action {
-		case ptSame:
+		switch e.Action {
+		case Same:
 			what = "same"
-		case ptAlias:
-			what = "alias of `--" + e.to + "`"
-			for _, from := range slices.Sorted(maps.Keys(e.values)) {
-				what += fmt.Sprintf(", %s -> %s", from, e.values[from])
+		case Alias:
+			what = "alias of `--" + e.To + "`"
+			for _, from := range slices.Sorted(maps.Keys(e.Values)) {
+				what += fmt.Sprintf(", %s -> %s", from, e.Values[from])
 			}
-		case ptNoop:
+		case Noop:
 			what = "ignored"
-		case ptHint:
+		case Hint:
 			what = "refused"
 		}
-		if e.collides != "" {
-			what += fmt.Sprintf(" (rdma-bench's `--%s` is another flag)", e.collides)
+		if e.Collides != "" {
+			what += fmt.Sprintf(" (rdma-bench's `--%s` is another flag)", e.Collides)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", sp, value, what, strings.ReplaceAll(e.why, "|", "\\|"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", sp, value, what, strings.ReplaceAll(e.Why, "|", "\\|"))
 	}
 	return b.String()
 }

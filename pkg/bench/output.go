@@ -1,0 +1,178 @@
+package bench
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
+
+// Output is how results are written: the flags that choose it, and the
+// output file once open.
+type Output struct {
+	Format  string
+	File    string
+	Save    bool
+	Results string
+	Samples string         // --samples: every latency sample, as CSV
+	Enc     report.Encoder // Format's, set by Check; a caller may wrap it
+	out     *outfile.File  // the --output-file, once open
+}
+
+// Register adds the output flags to fs, -o defaulting to defaultFormat.
+func (o *Output) Register(fs *pflag.FlagSet, defaultFormat string) {
+	fs.StringVarP(&o.Format, "output", "o", defaultFormat, "output format: "+formatList())
+	fs.StringVar(&o.File, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
+	fs.BoolVar(&o.Save, "save", false, "also save the JSON document under --results-dir")
+	fs.StringVar(&o.Results, "results-dir", "results", "where --save writes")
+	fs.StringVar(&o.Samples, "samples", "", "also write every latency sample (ns) to this CSV file, to check the percentiles against (with -D, kept in memory beside the histogram: 8 bytes a sample)")
+}
+
+func formatList() string {
+	s := ""
+	for i, n := range report.Encoders() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// Check checks the format, and that --save can write, before anything
+// else.
+func (o *Output) Check() error {
+	enc, err := report.NewEncoder(o.Format)
+	if err != nil {
+		if h := perftestflags.Collision("output", o.Format); h != "" {
+			return inputError("%v; %s", err, h)
+		}
+		return inputError("%v", err)
+	}
+	o.Enc = enc
+	if o.Save {
+		if err := outfile.CheckDir(o.Results); err != nil {
+			return inputError("--results-dir: %v", err)
+		}
+	}
+	if o.Samples == "-" {
+		return inputError("--samples -: give a file; standard output has the report")
+	}
+	for _, f := range []struct{ flag, path string }{{"output-file", o.File}, {"samples", o.Samples}} {
+		if f.path != "" {
+			// Created for real once the run is done (Finish).
+			if err := outfile.Check(f.path); err != nil {
+				return inputError("--%s %v", f.flag, err)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckWorkload refuses, before anything runs, a format that would write
+// nothing of w: hgrm holds latency histograms only.
+func (o *Output) CheckWorkload(w workloads.Workload) error {
+	if o.Format != "hgrm" || w.Latency() {
+		return nil
+	}
+	var others []string
+	for _, n := range report.Encoders() {
+		if n != "hgrm" {
+			others = append(others, n)
+		}
+	}
+	return inputError("-o hgrm writes latency histograms and %s measures bandwidth: choose a latency workload, or -o %s", w.Name, strings.Join(others, ", "))
+}
+
+// Open starts the output file before anything runs, so that an
+// unwritable file fails early.
+func (o *Output) Open() error {
+	var err error
+	if o.out, err = outfile.Create(o.File); err != nil {
+		return inputError("--output-file %v", err)
+	}
+	return nil
+}
+
+// Finish writes what was measured: the JSON document first (--save), so
+// that no failure of an output format can lose the measurements, then the
+// chosen format. A format that fails, even by a bug that panics, leaves the
+// document saved: under --results-dir when --save was not given. What it
+// saved is named on log.
+func (o *Output) Finish(doc *report.Document, log io.Writer) error {
+	if o.out == nil {
+		if err := o.Open(); err != nil {
+			return err
+		}
+	}
+	if len(doc.Results) == 0 {
+		o.out.Abort()
+		return nil
+	}
+	saved := ""
+	var errs []error
+	if o.Save {
+		path, err := report.SaveJSON(o.Results, doc)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			saved = path
+			fmt.Fprintf(log, "saved %s\n", path)
+		}
+	}
+	if o.Samples != "" {
+		if err := writeSamples(o.Samples, doc); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := encodeSafely(o.Enc, &buf, doc); err != nil {
+		if saved == "" {
+			if path, serr := report.SaveJSON(o.Results, doc); serr == nil {
+				err = fmt.Errorf("%w; the measurements are saved in %s", err, path)
+			}
+		}
+		errs = append(errs, err)
+		o.out.Abort()
+		return errors.Join(errs...)
+	}
+	if _, err := o.out.Write(buf.Bytes()); err != nil {
+		o.out.Abort()
+		return errors.Join(append(errs, err)...)
+	}
+	return errors.Join(append(errs, o.out.Commit())...)
+}
+
+// writeSamples writes the --samples file, whole or not at all.
+func writeSamples(path string, doc *report.Document) error {
+	a, err := outfile.Create(path)
+	if err != nil {
+		return fmt.Errorf("--samples %w", err)
+	}
+	if err := report.WriteSamples(a, doc); err != nil {
+		a.Abort()
+		return fmt.Errorf("--samples %s: %w", path, err)
+	}
+	return a.Commit()
+}
+
+// encodeSafely runs an encoder, turning a panic into an error.
+func encodeSafely(enc report.Encoder, buf *bytes.Buffer, doc *report.Document) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("writing the output failed (a bug: %v)", r)
+		}
+	}()
+	if err := enc.Encode(buf, doc); err != nil {
+		return fmt.Errorf("writing the output: %w", err)
+	}
+	return nil
+}

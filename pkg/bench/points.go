@@ -1,0 +1,242 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
+
+// Points are an invocation's points, checked, with the device they use.
+type Points struct {
+	Specs  []workloads.Spec
+	Device *report.Device
+}
+
+// Resolve checks every point before anything is created or connected:
+// the parameters, the CPUs, and, for RDMA points, the local device (which
+// also gives a UD message its default size, the MTU). A UD point of a
+// sweep above the MTU is dropped with a note on log. Bad input is an
+// bad input (package inputerr); a device that cannot be opened, the device's error.
+func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int, log io.Writer) (Points, error) {
+	var out Points
+	type probeKey struct {
+		transport string
+		cm        bool
+		ops       verbs.SendOps // the extended API's probe is per operation
+	}
+	probed := map[probeKey]workloads.DeviceLimits{}
+	noted := map[string]bool{}
+	note := func(n string) {
+		if !noted[n] {
+			noted[n] = true
+			fmt.Fprintf(log, "rdma-bench: note: %s\n", n)
+		}
+	}
+	for _, sp := range specs {
+		r, _, err := sp.Resolve(nil)
+		if err != nil {
+			return out, inputError("%v", err)
+		}
+		w, _ := workloads.Lookup(r.Workload)
+		sides := 1
+		if at.Loopback {
+			sides = 2
+		}
+		if err := b.Local.CheckCPUs(sides * max(r.Threads, 1)); err != nil {
+			return out, inputError("%v", err)
+		}
+		if w.Family == workloads.RDMA {
+			key := probeKey{r.Transport, r.RDMACM, r.SendOps()}
+			lim, ok := probed[key]
+			if !ok {
+				dev, l, err := workloads.Probe(r, b.Local)
+				if err != nil {
+					return out, err
+				}
+				probed[key], lim = l, l
+				if out.Device == nil {
+					out.Device = dev
+				}
+			}
+			if sweep && r.Transport == "UD" && r.Size > b.pathMTU(lim) {
+				note(fmt.Sprintf("%s over UD: the sweep stops at the MTU, %d bytes", w.Name, b.pathMTU(lim)))
+				continue
+			}
+			var notes []string
+			if r, notes, err = sp.Resolve(&lim); err != nil {
+				return out, inputError("%v", err)
+			}
+			for _, n := range notes {
+				note(n)
+			}
+			if err := workloads.CheckDevice(r, b.Local, w, lim); err != nil {
+				return out, inputError("%v", err)
+			}
+		}
+		// Memory is checked before anything is allocated: this side's,
+		// and the server's too in loopback (one process).
+		need := r.Memory(true, runs)
+		if at.Loopback {
+			srv := r.Memory(false, 1)
+			need.Pinned, need.Total, need.HugePages = need.Pinned+srv.Pinned, need.Total+srv.Total, need.HugePages+srv.HugePages
+		}
+		if err := b.Local.CheckMemory(need, "client"); err != nil {
+			return out, inputError("%s %d bytes: %v", r.Workload, r.Size, err)
+		}
+		out.Specs = append(out.Specs, r)
+	}
+	return out, nil
+}
+
+func (b *Flags) pathMTU(l workloads.DeviceLimits) int {
+	if b.Local.MTU != 0 {
+		return b.Local.MTU
+	}
+	return l.ActiveMTU
+}
+
+// Repeat is run's and suite's --repeat and --label.
+type Repeat struct {
+	N     int
+	Label string
+}
+
+// Register adds --repeat and --label to fs.
+func (r *Repeat) Register(fs *pflag.FlagSet) {
+	fs.IntVar(&r.N, "repeat", 1, "measure every point N times (1..1000), interleaved: round 1 of every point, then round 2, ...")
+	fs.StringVar(&r.Label, "label", "", "name this side of a comparison (a firmware version, say): kept in the document and its file name")
+}
+
+// Check refuses a --repeat or --label out of bounds.
+func (r Repeat) Check() error {
+	if r.N < 1 || r.N > 1000 {
+		return inputError("--repeat %d: must be 1..1000", r.N)
+	}
+	if len(r.Label) > 64 || strings.IndexFunc(r.Label, func(c rune) bool { return !unicode.IsPrint(c) || c == '/' }) >= 0 {
+		return inputError("--label %q: want up to 64 printable characters, no '/'", r.Label)
+	}
+	return nil
+}
+
+// Plan is what one invocation measures: its points, where, how often,
+// and where what they measure goes.
+type Plan struct {
+	Points Points
+	At     Target
+	Repeat Repeat
+	Output *Output
+	Doc    *report.Document // NewDocument's: the results go in, then out through Output
+	Log    io.Writer        // notes, warnings and progress (standard error)
+}
+
+// Run measures every point p.Repeat.N times, in rounds (round 1 of every
+// point, then round 2, ...) so that a drift of the machine hits every
+// point alike, and writes what was measured, even when a run failed or
+// ctx was cancelled: a failed run stops the sequence; a run with too
+// little data is written, noted, and makes an error once the rest has
+// run.
+func (b *Flags) Run(ctx context.Context, p Plan) error {
+	o, rep, log := p.Output, p.Repeat, p.Log
+	if err := o.Open(); err != nil {
+		return err
+	}
+	doc := p.Doc
+	doc.Device, doc.Label, doc.Repeat = p.Points.Device, rep.Label, rep.N
+	b.Local.Progress = log
+	b.Local.KeepSamples = o.Samples != ""
+	specs := p.Points.Specs
+	runs := make([][]*report.Result, len(specs))
+	total := len(specs) * rep.N
+	var runErr error
+	thin, k := 0, 0
+rounds:
+	for round := 1; round <= rep.N; round++ {
+		for i, sp := range specs {
+			k++
+			what := fmt.Sprintf("%s %d bytes", sp.Workload, sp.Size)
+			if rep.N > 1 {
+				what += fmt.Sprintf(" (run %d of %d)", round, rep.N)
+			}
+			started := time.Now().UTC()
+			res, err := b.measure(ctx, sp, p.At, k < total)
+			if res != nil {
+				res.StartedAt = started
+				runs[i] = append(runs[i], res)
+			}
+			if err != nil {
+				runErr = fmt.Errorf("%s: %w", what, err)
+				break rounds
+			}
+			if c := res.Counters; c != nil && c.Clean == nil {
+				fmt.Fprintf(log, "rdma-bench: warning: %s: %s\n", what, c.Verdict)
+			}
+			if res.Status != report.StatusOK {
+				thin++
+				fmt.Fprintf(log, "rdma-bench: %s: %s: %s\n", what, res.Status, res.Reason)
+			}
+			if total > 1 {
+				fmt.Fprintf(log, "[%d/%d] %s done\n", k, total, what)
+			}
+		}
+	}
+	for _, rs := range runs {
+		if m := report.Merge(rs); m != nil {
+			if runErr != nil && len(rs) < rep.N {
+				markShort(m, len(rs), rep.N, runErr)
+			}
+			doc.Results = append(doc.Results, m)
+		}
+	}
+	werr := o.Finish(doc, log)
+	switch {
+	case runErr != nil:
+		return errors.Join(runErr, werr)
+	case werr != nil:
+		return werr
+	case thin > 0:
+		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
+	}
+	return nil
+}
+
+// markShort marks partial a point that a failure or an interruption left
+// with fewer runs than --repeat asked for, though each of its runs is
+// whole, so that compare, plot and report refuse it without
+// --allow-partial.
+func markShort(m *report.Result, got, want int, cause error) {
+	why := fmt.Sprintf("%d of %d runs measured: %v", got, want, cause)
+	if m.Status == report.StatusPartial && m.Reason != "" {
+		why = m.Reason + "; " + why
+	}
+	m.Status, m.Reason = report.StatusPartial, why
+}
+
+// measure runs one point against the server, or here (loopback); more
+// tells a one-shot server that another point follows.
+func (b *Flags) measure(ctx context.Context, sp workloads.Spec, at Target, more bool) (*report.Result, error) {
+	if at.Loopback {
+		return workloads.Loopback(ctx, sp, b.Local)
+	}
+	return workloads.RunClient(ctx, sp, b.Local, at.Host, b.Port, more)
+}
+
+// NewDocument starts the report of one invocation of tool, run with
+// args.
+func NewDocument(tool report.Tool, args []string) *report.Document {
+	return &report.Document{
+		Tool:      tool,
+		Host:      workloads.ThisHost(),
+		StartedAt: time.Now().UTC(),
+		Args:      args,
+	}
+}

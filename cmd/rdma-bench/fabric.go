@@ -4,17 +4,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net"
 	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
+	"github.com/rdma-bench/rdma-bench/pkg/fabric/measure"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -40,52 +40,38 @@ workloads: %s
 
 // fabricFlags are fabric's own flags, beside the shared ones.
 type fabricFlags struct {
-	b            benchFlags
-	pattern      string
-	plan         bool
-	pairTime     time.Duration
-	thresholdPct float64
-	outlierPairs int
-	pairTimeout  time.Duration
-	rank, size   int
-	coordinator  string
-	dir          string
-	rvTimeout    time.Duration
-	advertise    string
-	format, file string
-	save         bool
-	results      string
-	plotDir      string
-	figuresOnly  bool
-	names        []string // the workloads, in order
-	fs           *pflag.FlagSet
-	portGiven    bool
+	b          benchFlags
+	cfg        measure.Config
+	plan       bool
+	rank, size int
+	fs         *pflag.FlagSet
 }
 
 func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	f.fs = fs
+	c, o := &f.cfg, &f.cfg.Output
 	addBenchFlags(fs, &f.b)
 	p := fs.Lookup("port")
 	p.Usage, p.DefValue = "TCP port of this rank's measurement listener (default: a free one, advertised to the others)", "0"
 	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + tokenEnv + ", which an empty --token never turns off"
-	fs.StringVar(&f.pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
+	fs.StringVar(&c.Pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
 	fs.BoolVar(&f.plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
-	fs.DurationVar(&f.pairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
-	fs.Float64Var(&f.thresholdPct, "threshold", fabric.DefaultThresholdPct, "a pair is a suspect when worse than the median of its metric by more than this percentage in the sweep, an outlier when its re-measurement confirms it")
-	fs.IntVar(&f.outlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", minOutlierPairs, fabric.DefaultRecheckLookEvery))
-	fs.DurationVar(&f.pairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
+	fs.DurationVar(&c.PairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
+	fs.Float64Var(&c.ThresholdPct, "threshold", fabric.DefaultThresholdPct, "a pair is a suspect when worse than the median of its metric by more than this percentage in the sweep, an outlier when its re-measurement confirms it")
+	fs.IntVar(&c.OutlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", measure.MinOutlierPairs, fabric.DefaultRecheckLookEvery))
+	fs.DurationVar(&c.PairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
 	fs.IntVar(&f.rank, "rank", 0, "this process's rank, 0..world size-1 (without a launcher)")
 	fs.IntVar(&f.size, "world-size", 0, fmt.Sprintf("the number of processes, 2 to %d (without a launcher, or in a Kubernetes Indexed Job)", fabric.MaxWorldSize))
-	fs.StringVar(&f.coordinator, "coordinator", "", "HOST:PORT: rank 0 listens on PORT, the others dial it (HOST is rank 0's host)")
-	fs.StringVar(&f.dir, "rendezvous-dir", "", "a directory every host shares, one per run, where rank 0 writes its address")
-	fs.DurationVar(&f.rvTimeout, "rendezvous-timeout", fabric.DefaultRendezvousTimeout, "the longest wait for every rank to register (rank 0) or for rank 0 (the others)")
-	fs.StringVar(&f.advertise, "advertise", "", "the host or address the other ranks dial to reach this one (default: the RoCE GID's IPv4 address, else the host name)")
-	fs.StringVarP(&f.format, "output", "o", "table", "rank 0's output: table or json")
-	fs.StringVar(&f.file, "output-file", "", "rank 0 writes its output to this file instead of standard output: "+outfile.Rules)
-	fs.BoolVar(&f.save, "save", false, "rank 0 also saves the JSON document under --results-dir")
-	fs.StringVar(&f.results, "results-dir", "results", "where --save writes")
-	fs.StringVar(&f.plotDir, "plot", "", "rank 0 draws a heat map (SVG and PNG) per workload and metric into this directory")
-	fs.BoolVar(&f.figuresOnly, "figures-only", false, fmt.Sprintf("keep each pair's headline figures only, not its full results (about 8 KB a pair; always beyond %d ranks)", maxFullResultRanks))
+	fs.StringVar(&c.Coordinator, "coordinator", "", "HOST:PORT: rank 0 listens on PORT, the others dial it (HOST is rank 0's host)")
+	fs.StringVar(&c.Dir, "rendezvous-dir", "", "a directory every host shares, one per run, where rank 0 writes its address")
+	fs.DurationVar(&c.RendezvousTimeout, "rendezvous-timeout", fabric.DefaultRendezvousTimeout, "the longest wait for every rank to register (rank 0) or for rank 0 (the others)")
+	fs.StringVar(&c.Advertise, "advertise", "", "the host or address the other ranks dial to reach this one (default: the RoCE GID's IPv4 address, else the host name)")
+	fs.StringVarP(&o.Format, "output", "o", "table", "rank 0's output: table or json")
+	fs.StringVar(&o.File, "output-file", "", "rank 0 writes its output to this file instead of standard output: "+outfile.Rules)
+	fs.BoolVar(&o.Save, "save", false, "rank 0 also saves the JSON document under --results-dir")
+	fs.StringVar(&o.ResultsDir, "results-dir", "results", "where --save writes")
+	fs.StringVar(&c.PlotDir, "plot", "", "rank 0 draws a heat map (SVG and PNG) per workload and metric into this directory")
+	fs.BoolVar(&c.FiguresOnly, "figures-only", false, fmt.Sprintf("keep each pair's headline figures only, not its full results (about 8 KB a pair; always beyond %d ranks)", measure.MaxFullResultRanks))
 	for _, n := range []string{"all", "sweep-min", "sweep-max", "report-interval"} {
 		_ = fs.MarkHidden(n) // refused by check: one size a workload, rank 0 reports a line a round
 	}
@@ -100,125 +86,31 @@ func (f *fabricFlags) check() error {
 	if fs.Changed("report-interval") {
 		return usageError("--report-interval does not apply to fabric: rank 0 prints a line a round")
 	}
-	f.portGiven = fs.Changed("port")
 	if err := f.b.check(); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return usageError("name the workloads to measure on every pair: %s", strings.Join(workloads.Names(), ", "))
+	names, err := measure.Workloads(fs.Args())
+	if err != nil {
+		return usageError("%v", err)
 	}
-	seen := map[string]bool{}
-	for _, a := range fs.Args() {
-		w, err := workloads.Lookup(a)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		if seen[w.Name] {
-			return usageError("workload %s named twice: name each once", w.Name)
-		}
-		seen[w.Name] = true
-		f.names = append(f.names, w.Name)
-	}
-	if err := checkRDMAFlags(fs, f.names); err != nil {
+	f.cfg.Workloads = names
+	if err := checkRDMAFlags(fs, names); err != nil {
 		return err
 	}
-	if err := f.checkApplies(); err != nil {
-		return err
+	var given []string
+	fs.Visit(func(fl *pflag.Flag) { given = append(given, fl.Name) })
+	if err := measure.CheckFlagsApply(names, given); err != nil {
+		return usageError("%v", err)
 	}
-	if _, err := fabric.Schedule(f.pattern, 2); err != nil {
-		return usageError("--pattern %q: want %s", f.pattern, strings.Join(fabric.Patterns, ", "))
+	if err := f.cfg.Check(); err != nil {
+		return usageError("%v", err)
 	}
-	if !(f.thresholdPct > 0) || f.thresholdPct > 1e6 {
-		return usageError("--threshold %v: want a percentage above 0 such as 20", f.thresholdPct)
-	}
-	if f.outlierPairs < minOutlierPairs || f.outlierPairs > 1000 {
-		return usageError("--outlier-pairs %d: want %d to 1000 (fewer pairs never decide)", f.outlierPairs, minOutlierPairs)
-	}
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"--pair-timeout", f.pairTimeout}, {"--rendezvous-timeout", f.rvTimeout}} {
-		if d.v < time.Second {
-			return usageError("%s %s: want at least 1s, such as 60s", d.name, d.v)
-		}
-	}
-	if f.pairTime < 0 {
-		return usageError("--pair-time %s: want a positive duration such as 10s", f.pairTime)
-	}
-	if f.format != "table" && f.format != "json" {
-		return usageError("-o %q: want table or json", f.format)
-	}
-	if f.coordinator != "" {
-		if err := checkHostPort(f.coordinator); err != nil {
-			return usageError("--coordinator %q: %v", f.coordinator, err)
-		}
-	}
-	if f.advertise != "" {
-		if _, err := checkHost(f.advertise); err != nil {
+	if f.cfg.Advertise != "" {
+		if _, err := checkHost(f.cfg.Advertise); err != nil {
 			return usageError("--advertise: %v", err)
 		}
 	}
 	return nil
-}
-
-// minOutlierPairs is the fewest re-measurements --outlier-pairs allows:
-// two looks. A first look's 6 pairs never decide: the signed-rank
-// interval of 6 pairs is bounded only at 96.9% confidence or less (1 -
-// 2/64), and with the default false-alarm rate of 1% even a lone
-// suspect's interval is drawn at 98% or more.
-const minOutlierPairs = 2 * fabric.DefaultRecheckLookEvery
-
-// checkApplies refuses a shared flag that applies to none of the
-// workloads (one that applies to some is dropped for the others, as in
-// the suite).
-func (f *fabricFlags) checkApplies() error {
-	var err error
-	f.fs.Visit(func(fl *pflag.Flag) {
-		p, ok := workloads.ParamByFlag(fl.Name)
-		if !ok || err != nil {
-			return
-		}
-		for _, n := range f.names {
-			if w, _ := workloads.Lookup(n); p.Applies(w) {
-				return
-			}
-		}
-		err = usageError("--%s applies to none of %s", fl.Name, strings.Join(f.names, ", "))
-	})
-	return err
-}
-
-// checkHostPort checks a HOST:PORT.
-func checkHostPort(s string) error {
-	host, port, err := net.SplitHostPort(s)
-	if err != nil || host == "" {
-		return fmt.Errorf("want HOST:PORT such as node-0:18600")
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return fmt.Errorf("port %q: want 1..65535", port)
-	}
-	return nil
-}
-
-// specs are the points to run on every pair, one per workload, with the
-// shared flags that apply to it.
-func (f *fabricFlags) specs() []workloads.Spec {
-	out := make([]workloads.Spec, 0, len(f.names))
-	for _, n := range f.names {
-		w, _ := workloads.Lookup(n)
-		out = append(out, f.b.spec.Only(w))
-	}
-	return out
-}
-
-// maxFullResultRanks is the largest world whose pairs' full results rank 0
-// keeps: 64 ranks' 4032 pairs at about 8 KB each (write_lat and write_bw)
-// are 32 MB; 1024 ranks' million pairs would be 8 GB.
-const maxFullResultRanks = 64
-
-// dropResults says whether the pairs' full results are left out.
-func (f *fabricFlags) dropResults(size int) bool {
-	return f.figuresOnly || size > maxFullResultRanks
 }
 
 // worldFlags are --rank and --world-size for fabric.DetectWorld.
@@ -241,29 +133,82 @@ func runFabric(ctx context.Context, args []string) error {
 		return err
 	}
 	if f.plan {
-		return f.writePlan(os.Stdout)
+		return fabricError(f.cfg.WritePlan(os.Stdout, os.Getenv, f.worldFlags(), f.b.spec.Duration))
 	}
 	world, err := fabric.DetectWorld(os.Getenv, f.worldFlags())
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if os.Getenv("PMI_FD") == "" && f.coordinator == "" && f.dir == "" {
-		return usageError("no way for the ranks to find rank 0 (this is rank %d of %d, %s): PMI_FD is unset (not under mpiexec or srun --mpi=pmi2): give --coordinator HOST:PORT or --rendezvous-dir DIR", world.Rank, world.Size, world.Launcher)
+	if err := f.cfg.CheckLaunch(world, os.Getenv); err != nil {
+		return usageError("%v", err)
 	}
-	if f.dir != "" {
-		if fi, err := os.Stat(f.dir); err != nil || !fi.IsDir() {
-			return usageError("--rendezvous-dir %s: want an existing directory every host shares, one per run", f.dir)
-		}
-	}
+	f.cfg.Output.Metrics, f.cfg.Output.Log = f.cfg.MatrixMetrics(), os.Stderr
 	if world.Rank == 0 {
-		if err := f.checkOutputs(); err != nil {
-			return err
+		if err := f.cfg.CheckOutputs(); err != nil {
+			return usageError("%v", err)
 		}
 	}
-	r, err := newFabricRank(&f, world)
+	specs := f.cfg.Specs(f.b.spec)
+	params, err := f.cfg.Params(specs)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	pts, err := f.b.resolve(specs, target{host: "peer"}, false, 1)
 	if err != nil {
 		return err
 	}
-	defer r.close()
-	return r.run(ctx)
+	s := measure.Setup{World: world, Specs: pts.specs, Device: pts.device, Local: f.b.local,
+		Params: params, Version: fabricVersion(), NewDocument: newDocument, Log: os.Stderr}
+	if fs.Changed("port") {
+		s.Port = f.b.port
+	}
+	r, err := measure.NewRank(&f.cfg, s)
+	if err != nil {
+		return deviceError(fabricError(err))
+	}
+	defer r.Close()
+	doc, err := r.Run(ctx)
+	if doc == nil {
+		return fabricError(err)
+	}
+	return f.report(doc, err)
+}
+
+// fabricError makes a measure.BadInputError bad input (exit status 2).
+func fabricError(err error) error {
+	if _, ok := errors.AsType[*measure.BadInputError](err); ok {
+		return usageError("%v", err)
+	}
+	return err
+}
+
+// report writes rank 0's results (the document's outputs, then the heat
+// maps) and returns the run's status: sweepErr, an output error, or exit
+// status 1 for failed or outlying pairs.
+func (f *fabricFlags) report(doc *fabric.Document, sweepErr error) error {
+	errs := []error{sweepErr, f.cfg.Output.Write(doc)}
+	if f.cfg.PlotDir != "" {
+		written, err := writeCharts(f.cfg.PlotDir, heatmap.Charts(doc, os.Stderr))
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "wrote %d heat maps (SVG and PNG) into %s\n", len(written)/2, f.cfg.PlotDir)
+		}
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if fabric.ExitStatus(doc) != 0 {
+		return &exitStatus{code: 1, msg: fabric.Summary(doc)}
+	}
+	return nil
+}
+
+// fabricVersion is the version every rank must run: the version and the
+// commit, so that two builds of one version are told apart.
+func fabricVersion() string {
+	v := buildVersion()
+	if v.commit == "" {
+		return v.version
+	}
+	return fmt.Sprintf("%s (commit %s)", v.version, v.commit)
 }

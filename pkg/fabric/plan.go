@@ -73,6 +73,63 @@ func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duratio
 	return nil
 }
 
+// Bound is the summary in one line as a bound on the sweep's time, such
+// as "6 rounds, 12 pairs (at most 2 a round), at most 6 x 1m0s = 6m0s".
+func (p PlanSummary) Bound() string {
+	return fmt.Sprintf("%d rounds, %d pairs (at most %d a round), at most %d x %s = %s",
+		p.Rounds, p.Pairs, p.MaxPairsPerRound, p.Rounds, p.PerPair, p.Estimated)
+}
+
+// PlanSetup is what a plan counts for setting up one point (device,
+// queue pairs, connection) beside its duration.
+const PlanSetup = time.Second
+
+// A plan of at most planAllRounds rounds lists every round, a longer one
+// the first planShownRounds.
+const (
+	planAllRounds   = 32
+	planShownRounds = 3
+)
+
+// PairTime is the time a plan counts for one pair, and where it comes
+// from (a phrase naming the flags).
+type PairTime struct {
+	Time time.Duration
+	How  string
+}
+
+// EstimatePairTime is the time one pair takes: pairTime when given, else
+// each of the workloads' duration (-D) plus PlanSetup when given, else
+// the pair timeout, the most a pair may take.
+func EstimatePairTime(pairTime, duration time.Duration, workloads int, pairTimeout time.Duration) PairTime {
+	switch {
+	case pairTime > 0:
+		return PairTime{pairTime, "--pair-time"}
+	case duration > 0:
+		what := fmt.Sprintf("%d workloads x ", workloads)
+		if workloads == 1 {
+			what = "1 workload: "
+		}
+		return PairTime{time.Duration(workloads) * (duration + PlanSetup),
+			fmt.Sprintf("%s(-D %s + %s of set-up); give --pair-time to change", what, duration, PlanSetup)}
+	}
+	return PairTime{pairTimeout, "--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate"}
+}
+
+// WriteSweepPlan writes what --plan prints: the time a pair and where it
+// comes from, then the plan of WritePlan with every round of a short
+// schedule, the first few of a long one.
+func WriteSweepPlan(w io.Writer, pattern string, rounds []Round, pt PairTime) error {
+	if _, err := fmt.Fprintf(w, "per pair: %s (%s)\n", pt.Time, pt.How); err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	shown := -1
+	if len(rounds) > planAllRounds {
+		shown = planShownRounds
+	}
+	return WritePlan(w, pattern, rounds, pt.Time, shown)
+}
+
 // errWriter keeps the first write error so that formatted output can be
 // written without checking each call.
 type errWriter struct {

@@ -1,9 +1,10 @@
-//go:build cgo
-
-package main
+// Package heatmap draws a fabric document's matrices as heat maps: one
+// per metric, the source ranks down, the destination ranks across.
+package heatmap
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -15,34 +16,38 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
-// plotFabric draws a heat map per metric of the document (each workload's
-// headline figures) into dir as fabric-WORKLOAD-METRIC.svg and .png. A
-// metric no pair has a figure for is left out, with a note.
-func plotFabric(dir string, doc *fabric.Document) error {
-	caption := fabricCaption(doc)
+// CheckDir refuses a --plot directory that is a file, before anything
+// is measured; a missing one is made when the heat maps are written.
+func CheckDir(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("--plot %s: not a directory", dir)
+	}
+	return nil
+}
+
+// Charts are the heat maps of doc, one per metric (each workload's
+// headline figures), named fabric-WORKLOAD-METRIC. A metric no pair has a
+// figure for is left out, with a note to notes.
+func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
+	caption := Caption(doc)
 	var charts []results.NamedChart
 	for _, metric := range doc.Metrics() {
-		what, unit := describeMetric(metric)
-		g := matrixGrid(doc.Matrix(metric))
+		what, unit := fabric.DescribeMetric(metric)
+		g := Grid(doc.Matrix(metric))
 		g.Unit = unit
 		ch, err := plot.Matrix(fmt.Sprintf("%s between %d ranks", what, doc.World.Size), g, caption)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "rdma-bench fabric: note: no heat map of %s: %v\n", metric, err)
+			fmt.Fprintf(notes, "rdma-bench fabric: note: no heat map of %s: %v\n", metric, err)
 			continue
 		}
 		charts = append(charts, results.NamedChart{Name: "fabric-" + strings.ReplaceAll(metric, ".", "-"), Chart: ch})
 	}
-	written, err := writeCharts(dir, charts)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %d heat maps (SVG and PNG) into %s\n", len(written)/2, dir)
-	return nil
+	return charts
 }
 
-// matrixGrid is m as a plot grid: rows measure, columns serve; NaN where
-// a pair has no figure (the diagonal, failed pairs, pairs not scheduled).
-func matrixGrid(m *fabric.Matrix) plot.Grid {
+// Grid is m as a plot grid: rows measure, columns serve; NaN where a pair
+// has no figure (the diagonal, failed pairs, pairs not scheduled).
+func Grid(m *fabric.Matrix) plot.Grid {
 	n := m.Size()
 	g := plot.Grid{RowAxis: "source rank (measures)", ColAxis: "destination rank (serves)",
 		Rows: make([]string, n), Cols: make([]string, n), Values: make([][]float64, n)}
@@ -57,9 +62,9 @@ func matrixGrid(m *fabric.Matrix) plot.Grid {
 	return g
 }
 
-// fabricCaption names the run on every heat map: devices, hosts, date,
-// tool, pattern.
-func fabricCaption(doc *fabric.Document) plot.Caption {
+// Caption names the run on every heat map: devices, hosts, date, tool,
+// pattern.
+func Caption(doc *fabric.Document) plot.Caption {
 	var devs, hosts []string
 	for _, m := range doc.Members {
 		if m.Device != "" {
@@ -77,7 +82,7 @@ func fabricCaption(doc *fabric.Document) plot.Caption {
 		Extra:  [][2]string{{"pattern", doc.Schedule.Pattern}, {"ranks", strconv.Itoa(doc.World.Size)}},
 	}
 	if doc.Partial() {
-		c.Extra = append(c.Extra, [2]string{"status", "PARTIAL: " + partialReason(doc)})
+		c.Extra = append(c.Extra, [2]string{"status", "PARTIAL: " + fabric.PartialReason(doc)})
 	}
 	return c
 }

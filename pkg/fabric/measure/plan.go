@@ -1,0 +1,39 @@
+//go:build cgo
+
+package measure
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+)
+
+// PlanPairTime is the time a plan counts for one pair, given the points'
+// duration (-D; 0 when none).
+func (c *Config) PlanPairTime(duration time.Duration) fabric.PairTime {
+	return fabric.EstimatePairTime(c.PairTime, duration, len(c.Workloads), c.PairTimeout)
+}
+
+// WritePlan writes what --plan prints, measuring nothing: the schedule
+// for the world's size (flags.Size when set, else the launcher's, read
+// through getenv) and its time, for points of the given duration. A
+// size it cannot tell or take is a BadInputError.
+func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric.Flags, duration time.Duration) error {
+	n := flags.Size
+	if !flags.SizeSet {
+		world, err := fabric.DetectWorld(getenv, flags)
+		if err != nil {
+			return &BadInputError{fmt.Errorf("--plan needs the number of ranks: give --world-size N (%w)", err)}
+		}
+		n = world.Size
+	} else if err := fabric.CheckWorldSize(n, "--world-size"); err != nil {
+		return &BadInputError{err}
+	}
+	rounds, err := fabric.Schedule(c.Pattern, n)
+	if err != nil {
+		return &BadInputError{err}
+	}
+	return fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration))
+}

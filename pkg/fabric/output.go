@@ -1,0 +1,172 @@
+package fabric
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
+)
+
+// Beyond these many ranks, rank 0's table names the first members only
+// and leaves the matrices to the JSON document and the heat maps.
+const (
+	maxTableMembers = 64
+	findingsLimit   = 20
+)
+
+// Output is what rank 0 writes, beside the heat maps: the document in a
+// format, to a file or standard output, and saved as JSON.
+type Output struct {
+	// Format is "table" or "json".
+	Format string
+	// File is where the format goes (outfile's rules: "" or "-" is
+	// standard output).
+	File string
+	// Save saves the JSON document under ResultsDir too.
+	Save       bool
+	ResultsDir string
+	// Metrics are the metrics the table prints a matrix of.
+	Metrics []string
+	// Log takes "saved PATH".
+	Log io.Writer
+}
+
+// Check makes sure rank 0 can write what it was asked to, before
+// anything is measured; its errors name the flag.
+func (o *Output) Check() error {
+	if o.Save {
+		if err := outfile.CheckDir(o.ResultsDir); err != nil {
+			return fmt.Errorf("--results-dir: %w", err)
+		}
+	}
+	if err := outfile.Check(o.File); err != nil {
+		return fmt.Errorf("--output-file %w", err)
+	}
+	return nil
+}
+
+// Write writes doc: the JSON document first (Save) so that no output
+// failure loses a measurement, then the format. Its errors are joined.
+func (o *Output) Write(doc *Document) error {
+	var errs []error
+	if o.Save {
+		path, err := Save(o.ResultsDir, doc)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			fmt.Fprintf(o.Log, "saved %s\n", path)
+		}
+	}
+	var buf bytes.Buffer
+	var err error
+	if o.Format == "json" {
+		err = WriteJSON(&buf, doc)
+	} else {
+		err = WriteTable(&buf, doc, o.Metrics)
+	}
+	if err == nil {
+		err = outfile.WriteFile(o.File, buf.Bytes())
+	}
+	return errors.Join(append(errs, err)...)
+}
+
+// WriteJSON writes doc as indented JSON.
+func WriteJSON(w io.Writer, doc *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode the fabric document: %w", err)
+	}
+	return nil
+}
+
+// Save writes the JSON document into dir as
+// rdma-bench-YYYYMMDD-HHMMSS-fabric[-N].json, never replacing a file, and
+// returns its path.
+func Save(dir string, doc *Document) (string, error) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, doc); err != nil {
+		return "", err
+	}
+	f, err := outfile.CreateNew(dir, "rdma-bench-"+doc.StartedAt.UTC().Format("20060102-150405")+"-fabric", ".json")
+	if err == nil {
+		_, err = f.Write(buf.Bytes())
+	}
+	path := ""
+	if err == nil {
+		path, err = f.Commit()
+	} else if f != nil {
+		f.Abort()
+	}
+	if err != nil {
+		return "", fmt.Errorf("save the fabric document: %w", err)
+	}
+	return path, nil
+}
+
+// WriteTable writes what rank 0 prints: the run, its members, a matrix
+// per metric, and the findings.
+func WriteTable(w io.Writer, doc *Document, metrics []string) error {
+	ew := &errWriter{w: w}
+	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
+		doc.Tool.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
+		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
+	if doc.Partial() {
+		ew.printf("PARTIAL: %s\n", PartialReason(doc))
+	}
+	for i, m := range doc.Members {
+		if i == maxTableMembers {
+			ew.printf("  ... %d more ranks\n", len(doc.Members)-i)
+			break
+		}
+		gid := ""
+		if m.GID != "" {
+			gid = " GID " + m.GID
+		}
+		dev := "-"
+		if m.Device != "" {
+			dev = fmt.Sprintf("%s port %d%s MTU %d", m.Device, m.Port, gid, m.MTUBytes)
+		}
+		ew.printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
+	}
+	for _, metric := range metrics {
+		what, unit := DescribeMetric(metric)
+		ew.printf("\n%s [%s]\n", what, unit)
+		if ew.err != nil {
+			break
+		}
+		if n := len(doc.Members); n > maxTableMembers {
+			ew.printf("%s: a %d x %d matrix: see the JSON document (-o json, --save) or --plot\n", metric, n, n)
+			continue
+		}
+		ew.err = WriteMatrix(w, doc.Matrix(metric))
+	}
+	ew.printf("\n")
+	if ew.err != nil {
+		return ew.err
+	}
+	return WriteFindings(w, doc, findingsLimit)
+}
+
+// PartialReason says why a partial document stopped.
+func PartialReason(doc *Document) string {
+	if doc.Reason != "" {
+		return doc.Reason
+	}
+	return fmt.Sprintf("%d of %d scheduled pairs measured or failed", len(doc.Pairs), doc.Schedule.Pairs)
+}
+
+// Summary is the line that goes with a non-zero ExitStatus: how many
+// pairs failed, how many suspects are outliers.
+func Summary(doc *Document) string {
+	msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
+		len(doc.Failed()), len(doc.Pairs), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
+	if n := len(doc.FailedRechecks()); n > 0 {
+		msg += fmt.Sprintf(", %d re-measurements failed", n)
+	}
+	return msg
+}

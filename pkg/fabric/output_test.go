@@ -1,0 +1,196 @@
+package fabric
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWriteTableGolden(t *testing.T) {
+	doc := handDoc(t)
+	var b bytes.Buffer
+	if err := WriteTable(&b, doc, []string{"write_lat.p50_us", "write_bw.bw_gbps"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "table.golden", b.Bytes())
+}
+
+// TestWriteTablePartialAndLarge: a partial document says why first; beyond
+// 64 members the table names the first 64 and leaves the matrices out.
+func TestWriteTablePartialAndLarge(t *testing.T) {
+	doc := handDoc(t)
+	doc.Status = StatusPartial
+	for i := len(doc.Members); i < 70; i++ {
+		doc.Members = append(doc.Members, Member{Rank: i, Hostname: fmt.Sprintf("host-%d", i), Addr: "x:1"})
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, doc, []string{"write_lat.p50_us"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"PARTIAL: 6 of 6 scheduled pairs measured or failed\n",
+		"  rank 3: host-3, -, listening on x:1\n",
+		"  ... 6 more ranks\n",
+		"\nwrite_lat p50 latency [µs]\nwrite_lat.p50_us: a 70 x 70 matrix: see the JSON document (-o json, --save) or --plot\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "rank 64:") {
+		t.Errorf("rank 64 listed:\n%s", out)
+	}
+}
+
+func TestPartialReason(t *testing.T) {
+	doc := handDoc(t)
+	if got, want := PartialReason(doc), "6 of 6 scheduled pairs measured or failed"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	doc.Reason = "interrupted: terminated received"
+	if got := PartialReason(doc); got != doc.Reason {
+		t.Errorf("got %q, want the document's reason", got)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	doc := handDoc(t)
+	want := "1 of 6 pairs failed, 1 outliers of 3 suspects (threshold 20%), 1 re-measurements failed"
+	if got := Summary(doc); got != want || ExitStatus(doc) != 1 {
+		t.Errorf("got %q (exit status %d), want %q", got, ExitStatus(doc), want)
+	}
+}
+
+// TestSave: the saved document is the JSON one, named by its start, and
+// a second save beside it never replaces the first.
+func TestSave(t *testing.T) {
+	doc := handDoc(t)
+	dir := t.TempDir()
+	var first string
+	for i := range 2 {
+		path, err := Save(dir, doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = path
+			if want := filepath.Join(dir, "rdma-bench-20250102-030405-fabric.json"); path != want {
+				t.Errorf("saved %s, want %s", path, want)
+			}
+		} else if path == first {
+			t.Errorf("second save replaced %s", path)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var j bytes.Buffer
+		if err := WriteJSON(&j, doc); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, j.Bytes()) {
+			t.Errorf("%s is not the JSON document", path)
+		}
+	}
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(filepath.Join(notDir, "sub"), doc); err == nil || !strings.HasPrefix(err.Error(), "save the fabric document: ") {
+		t.Errorf("saving under a file: %v", err)
+	}
+}
+
+// TestOutputWrite: saved first (logged), then the format to the file.
+func TestOutputWrite(t *testing.T) {
+	doc := handDoc(t)
+	dir := t.TempDir()
+	var log bytes.Buffer
+	o := &Output{Format: "json", File: filepath.Join(dir, "out.json"), Save: true, ResultsDir: dir, Log: &log}
+	if err := o.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Write(doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(log.String(), "saved "+dir) {
+		t.Errorf("log %q", log.String())
+	}
+	var back Document
+	if b, err := os.ReadFile(o.File); err != nil || json.Unmarshal(b, &back) != nil || len(back.Pairs) != len(doc.Pairs) {
+		t.Errorf("output file: %v", err)
+	}
+	bad := &Output{Format: "table", Save: true, ResultsDir: filepath.Join(o.File, "sub")}
+	if err := bad.Check(); err == nil || !strings.HasPrefix(err.Error(), "--results-dir: ") {
+		t.Errorf("check of a --results-dir under a file: %v", err)
+	}
+}
+
+func TestDescribeMetric(t *testing.T) {
+	for _, c := range []struct{ metric, what, unit string }{
+		{MatrixMetric("write_lat", true), "write_lat p50 latency", "µs"},
+		{"send_lat.p99_us", "send_lat p99 latency", "µs"},
+		{MatrixMetric("tcp_bw", false), "tcp_bw bandwidth", "Gb/s"},
+		{"write_bw.msg_rate_mpps", "write_bw message rate", "Mpps"},
+		{"other.thing_us", "other.thing_us", ""},
+	} {
+		if what, unit := DescribeMetric(c.metric); what != c.what || unit != c.unit {
+			t.Errorf("%s: %q [%s], want %q [%s]", c.metric, what, unit, c.what, c.unit)
+		}
+		if _, err := MetricDirection(c.metric); err != nil && c.unit != "" {
+			t.Errorf("%s: %v", c.metric, err)
+		}
+	}
+}
+
+func TestEstimatePairTime(t *testing.T) {
+	for _, c := range []struct {
+		pairTime, duration time.Duration
+		workloads          int
+		want               PairTime
+	}{
+		{10 * time.Second, 2 * time.Second, 2, PairTime{10 * time.Second, "--pair-time"}},
+		{0, 2 * time.Second, 2, PairTime{6 * time.Second, "2 workloads x (-D 2s + 1s of set-up); give --pair-time to change"}},
+		{0, 2 * time.Second, 1, PairTime{3 * time.Second, "1 workload: (-D 2s + 1s of set-up); give --pair-time to change"}},
+		{0, 0, 1, PairTime{time.Minute, "--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate"}},
+	} {
+		if got := EstimatePairTime(c.pairTime, c.duration, c.workloads, time.Minute); got != c.want {
+			t.Errorf("%v %v %d: %+v, want %+v", c.pairTime, c.duration, c.workloads, got, c.want)
+		}
+	}
+}
+
+// TestWriteSweepPlan: a short schedule lists every round, a long one the
+// first three.
+func TestWriteSweepPlan(t *testing.T) {
+	for _, c := range []struct{ n, lines int }{{4, 2 + 6}, {64, 2 + 3 + 1}} {
+		rounds, err := Schedule(PatternPairs, c.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteSweepPlan(&b, PatternPairs, rounds, PairTime{time.Second, "--pair-time"}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(lines) != c.lines || lines[0] != "per pair: 1s (--pair-time)" {
+			t.Errorf("%d hosts:\n%s", c.n, b.String())
+		}
+	}
+}
+
+func TestPlanBound(t *testing.T) {
+	rounds, err := Schedule(PatternPairs, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Plan(rounds, time.Minute).Bound(), "6 rounds, 6 pairs (at most 1 a round), at most 6 x 1m0s = 6m0s"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

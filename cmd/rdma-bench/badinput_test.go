@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 )
 
 // badCase is one bad value for a flag: its arguments (after the command's
@@ -169,7 +170,7 @@ func TestBadInputEveryFlag(t *testing.T) {
 // TestEmptyTokenKeepsEnv: an empty --token does not turn off the token
 // RDMA_BENCH_TOKEN gives, on either side: it is refused.
 func TestEmptyTokenKeepsEnv(t *testing.T) {
-	t.Setenv(tokenEnv, "secret")
+	t.Setenv(bench.TokenEnv, "secret")
 	for _, args := range [][]string{
 		{"server", "--token", ""},
 		{"server", "--token="},

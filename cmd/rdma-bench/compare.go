@@ -46,7 +46,7 @@ func runCompare(_ context.Context, args []string) error {
 	o.Colour = o.Format == "table" && outFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
 	out, err := analysis.BuildComparison(o, fs.Args(), os.Stderr)
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	dst, err := createOutput(outFile)
 	if err != nil {
@@ -55,7 +55,7 @@ func runCompare(_ context.Context, args []string) error {
 	if plotDir != "" {
 		if _, err := analysis.WriteCharts(plotDir, out.Charts); err != nil {
 			dst.Abort()
-			return inputErr(err)
+			return err
 		}
 	}
 	if err := dst.CommitBytes(out.Text); err != nil {

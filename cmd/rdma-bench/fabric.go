@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/measure"
@@ -40,7 +41,7 @@ workloads: %s
 
 // fabricFlags are fabric's own flags, beside the shared ones.
 type fabricFlags struct {
-	b          benchFlags
+	b          bench.Flags
 	cfg        measure.Config
 	plan       bool
 	rank, size int
@@ -50,10 +51,10 @@ type fabricFlags struct {
 func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 	f.fs = fs
 	c, o := &f.cfg, &f.cfg.Output
-	addBenchFlags(fs, &f.b)
+	f.b.Register(fs)
 	p := fs.Lookup("port")
 	p.Usage, p.DefValue = "TCP port of this rank's measurement listener (default: a free one, advertised to the others)", "0"
-	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + tokenEnv + ", which an empty --token never turns off"
+	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + bench.TokenEnv + ", which an empty --token never turns off"
 	fs.StringVar(&c.Pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
 	fs.BoolVar(&f.plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
 	fs.DurationVar(&c.PairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
@@ -80,13 +81,13 @@ func addFabricFlags(fs *pflag.FlagSet, f *fabricFlags) {
 // check validates everything that needs neither a device nor a peer.
 func (f *fabricFlags) check() error {
 	fs := f.fs
-	if err := rejectChanged(fs, "fabric: give one size with -s", "all", "sweep-min", "sweep-max"); err != nil {
+	if err := bench.RejectChanged(fs, "fabric: give one size with -s", "all", "sweep-min", "sweep-max"); err != nil {
 		return err
 	}
 	if fs.Changed("report-interval") {
 		return usageError("--report-interval does not apply to fabric: rank 0 prints a line a round")
 	}
-	if err := f.b.check(); err != nil {
+	if err := f.b.Check(); err != nil {
 		return err
 	}
 	names, err := measure.Workloads(fs.Args())
@@ -94,7 +95,7 @@ func (f *fabricFlags) check() error {
 		return usageError("%v", err)
 	}
 	f.cfg.Workloads = names
-	if err := checkRDMAFlags(fs, names); err != nil {
+	if err := bench.CheckRDMAFlags(fs, names); err != nil {
 		return err
 	}
 	var given []string
@@ -106,7 +107,7 @@ func (f *fabricFlags) check() error {
 		return usageError("%v", err)
 	}
 	if f.cfg.Advertise != "" {
-		if _, err := checkHost(f.cfg.Advertise); err != nil {
+		if _, err := bench.CheckHost(f.cfg.Advertise); err != nil {
 			return usageError("--advertise: %v", err)
 		}
 	}
@@ -133,7 +134,7 @@ func runFabric(ctx context.Context, args []string) error {
 		return err
 	}
 	if f.plan {
-		return fabricError(f.cfg.WritePlan(os.Stdout, os.Getenv, f.worldFlags(), f.b.spec.Duration))
+		return f.cfg.WritePlan(os.Stdout, os.Getenv, f.worldFlags(), f.b.Spec.Duration)
 	}
 	world, err := fabric.DetectWorld(os.Getenv, f.worldFlags())
 	if err != nil {
@@ -148,38 +149,30 @@ func runFabric(ctx context.Context, args []string) error {
 			return usageError("%v", err)
 		}
 	}
-	specs := f.cfg.Specs(f.b.spec)
+	specs := f.cfg.Specs(f.b.Spec)
 	params, err := f.cfg.Params(specs)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	pts, err := f.b.resolve(specs, target{host: "peer"}, false, 1)
+	pts, err := f.b.Resolve(specs, bench.Target{Host: "peer"}, false, 1, os.Stderr)
 	if err != nil {
-		return err
+		return deviceError(err)
 	}
-	s := measure.Setup{World: world, Specs: pts.specs, Device: pts.device, Local: f.b.local,
+	s := measure.Setup{World: world, Specs: pts.Specs, Device: pts.Device, Local: f.b.Local,
 		Params: params, Version: fabricVersion(), NewDocument: newDocument, Log: os.Stderr}
 	if fs.Changed("port") {
-		s.Port = f.b.port
+		s.Port = f.b.Port
 	}
 	r, err := measure.NewRank(&f.cfg, s)
 	if err != nil {
-		return deviceError(fabricError(err))
+		return deviceError(err)
 	}
 	defer r.Close()
 	doc, err := r.Run(ctx)
 	if doc == nil {
-		return fabricError(err)
+		return err
 	}
 	return f.report(doc, err)
-}
-
-// fabricError makes a measure.BadInputError bad input (exit status 2).
-func fabricError(err error) error {
-	if _, ok := errors.AsType[*measure.BadInputError](err); ok {
-		return usageError("%v", err)
-	}
-	return err
 }
 
 // report writes rank 0's results (the document's outputs, then the heat

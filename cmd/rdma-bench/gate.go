@@ -91,7 +91,7 @@ func runGate(ctx context.Context, args []string) error {
 	}
 	cfg, err := f.Config(fs.Args())
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	if f.format != "table" && f.format != "json" {
 		return usageError("-o %s: want table or json", f.format)
@@ -110,7 +110,7 @@ func runGate(ctx context.Context, args []string) error {
 	if doc == nil {
 		dst.Abort()
 		if err == nil || inputerr.Is(err) {
-			return inputErr(err)
+			return err
 		}
 	} else {
 		var out bytes.Buffer

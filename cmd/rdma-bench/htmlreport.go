@@ -43,7 +43,7 @@ func runReport(_ context.Context, args []string) error {
 	}
 	r, err := analysis.BuildReport(o, fs.Args(), os.Stderr)
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	if err := plot.WriteHTMLFile(*out, r); err != nil {
 		return usageError("-o %s: %v", *out, unwrapPath(err))

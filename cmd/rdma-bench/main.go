@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"os"
 	"os/signal"
 	"runtime"
@@ -90,7 +91,7 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.Is(err, pflag.ErrHelp):
-	case errors.As(err, new(*badInput)):
+	case errors.As(err, new(*badInput)), inputerr.Is(err):
 		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
 		os.Exit(2)
 	case errors.As(err, new(*exitStatus)):

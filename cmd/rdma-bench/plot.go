@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"github.com/rdma-bench/rdma-bench/pkg/analysis"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -51,7 +50,7 @@ func runPlot(_ context.Context, args []string) error {
 	}
 	charts, err := c.Plot(fs.Args(), want, os.Stderr)
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	written, err := writeCharts(*dir, charts)
 	if err != nil {
@@ -65,16 +64,7 @@ func runPlot(_ context.Context, args []string) error {
 // when missing; on error nothing partial is left (analysis.WriteCharts).
 func writeCharts(dir string, charts []results.NamedChart) ([]string, error) {
 	written, err := analysis.WriteCharts(dir, charts)
-	return written, inputErr(err)
-}
-
-// inputErr makes an error that a library marks as the input's (package
-// inputerr) bad input: exit 2.
-func inputErr(err error) error {
-	if inputerr.Is(err) {
-		return &badInput{msg: err.Error()}
-	}
-	return err
+	return written, err
 }
 
 // unwrapPath drops the path from an *os.PathError: the message names it.

@@ -45,40 +45,40 @@ func runRun(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := inputErr(b.Check()); err != nil {
+	if err := b.Check(); err != nil {
 		return err
 	}
-	if err := inputErr(o.Check()); err != nil {
+	if err := o.Check(); err != nil {
 		return err
 	}
 	if err := pf.check(&o); err != nil {
 		return err
 	}
-	if err := inputErr(rep.Check()); err != nil {
+	if err := rep.Check(); err != nil {
 		return err
 	}
 	at, name, err := bench.RunTarget(fs.Args(), *loopback)
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	w, err := workloads.Lookup(name)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := inputErr(o.CheckWorkload(w)); err != nil {
+	if err := o.CheckWorkload(w); err != nil {
 		return err
 	}
-	if err := checkRDMAFlags(fs, []string{w.Name}); err != nil {
+	if err := bench.CheckRDMAFlags(fs, []string{w.Name}); err != nil {
 		return err
 	}
 	sizes, err := b.Sizes()
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	pts, err := b.Resolve(b.RunSpecs(w.Name, sizes), at, sizes != nil, rep.N, os.Stderr)
 	if err != nil {
 		return deviceError(err)
 	}
 	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr}
-	return pf.after(inputErr(b.Run(ctx, plan)))
+	return pf.after(b.Run(ctx, plan))
 }

@@ -44,16 +44,16 @@ func runServer(ctx context.Context, args []string) error {
 	if fs.NArg() > 1 {
 		return usageError("unexpected argument %q", fs.Arg(1))
 	}
-	if err := rejectChanged(fs, "the server: it follows the client's sizes", "all", "sweep-min", "sweep-max"); err != nil {
+	if err := bench.RejectChanged(fs, "the server: it follows the client's sizes", "all", "sweep-min", "sweep-max"); err != nil {
 		return err
 	}
 	if fs.Changed("report-interval") {
 		return usageError("--report-interval belongs on the client: the server's figures go to the client at the end of each run")
 	}
-	if err := inputErr(b.Check()); err != nil {
+	if err := b.Check(); err != nil {
 		return err
 	}
-	if err := inputErr(b.OneRate("server")); err != nil {
+	if err := b.OneRate("server"); err != nil {
 		return err
 	}
 	keys, err := b.CheckServer(fs.Arg(0))

@@ -37,27 +37,27 @@ func runSuite(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := rejectChanged(fs, "the suite: it runs every workload at --sizes", "size", "all", "sweep-min", "sweep-max"); err != nil {
+	if err := bench.RejectChanged(fs, "the suite: it runs every workload at --sizes", "size", "all", "sweep-min", "sweep-max"); err != nil {
 		return err
 	}
-	if err := inputErr(b.Check()); err != nil {
+	if err := b.Check(); err != nil {
 		return err
 	}
 	if fs.Changed("rate") {
 		return usageError("--rate does not apply to the suite: it sets RDMA beside TCP, which has no open loop; use run WORKLOAD --rate")
 	}
-	if err := inputErr(o.Check()); err != nil {
+	if err := o.Check(); err != nil {
 		return err
 	}
 	if err := pf.check(&o); err != nil {
 		return err
 	}
-	if err := inputErr(rep.Check()); err != nil {
+	if err := rep.Check(); err != nil {
 		return err
 	}
 	at, err := bench.SuiteTarget(fs.Args(), *loopback)
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	b.DefaultDuration(bench.SuitePoint)
 	list, err := workloads.ParseSizes(*sizes)
@@ -69,5 +69,5 @@ func runSuite(ctx context.Context, args []string) error {
 		return deviceError(err)
 	}
 	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr}
-	return pf.after(inputErr(b.Run(ctx, plan)))
+	return pf.after(b.Run(ctx, plan))
 }

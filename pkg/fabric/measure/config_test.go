@@ -5,7 +5,7 @@ package measure
 import (
 	"bytes"
 	"context"
-	"errors"
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"strings"
 	"testing"
 	"time"
@@ -133,7 +133,7 @@ func TestWritePlan(t *testing.T) {
 	}
 	for _, fl := range []fabric.Flags{{Size: 1, SizeSet: true}, {}} {
 		err := c.WritePlan(&b, func(string) string { return "" }, fl, 0)
-		if _, ok := errors.AsType[*BadInputError](err); !ok {
+		if !inputerr.Is(err) {
 			t.Errorf("%+v: %v, want bad input", fl, err)
 		}
 	}

@@ -4,6 +4,7 @@ package measure
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"io"
 	"time"
 
@@ -19,21 +20,21 @@ func (c *Config) PlanPairTime(duration time.Duration) fabric.PairTime {
 // WritePlan writes what --plan prints, measuring nothing: the schedule
 // for the world's size (flags.Size when set, else the launcher's, read
 // through getenv) and its time, for points of the given duration. A
-// size it cannot tell or take is a BadInputError.
+// size it cannot tell or take is bad input (marked by package inputerr).
 func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric.Flags, duration time.Duration) error {
 	n := flags.Size
 	if !flags.SizeSet {
 		world, err := fabric.DetectWorld(getenv, flags)
 		if err != nil {
-			return &BadInputError{fmt.Errorf("--plan needs the number of ranks: give --world-size N (%w)", err)}
+			return inputerr.Wrap(fmt.Errorf("--plan needs the number of ranks: give --world-size N (%w)", err))
 		}
 		n = world.Size
 	} else if err := fabric.CheckWorldSize(n, "--world-size"); err != nil {
-		return &BadInputError{err}
+		return inputerr.Wrap(err)
 	}
 	rounds, err := fabric.Schedule(c.Pattern, n)
 	if err != nil {
-		return &BadInputError{err}
+		return inputerr.Wrap(err)
 	}
 	return fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration))
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"io"
 	"net"
 	"os"
@@ -18,15 +19,6 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
-
-// BadInputError is an error of the run as asked or launched (a
-// measurement listener that cannot open, a rendezvous that failed):
-// nothing was measured, and the same command cannot go. Its message is
-// its cause's.
-type BadInputError struct{ Err error }
-
-func (e *BadInputError) Error() string { return e.Err.Error() }
-func (e *BadInputError) Unwrap() error { return e.Err }
 
 // Setup is what a rank is made of beside its Config.
 type Setup struct {
@@ -61,7 +53,7 @@ type Rank struct {
 // NewRank reads the device's GID, opens the measurement listener and
 // describes this rank for the rendezvous. A device that cannot be
 // opened gives pkg/verbs' error as is; a listener that cannot open is a
-// BadInputError, but for a port in use.
+// bad input (package inputerr), but for a port in use.
 func NewRank(cfg *Config, s Setup) (*Rank, error) {
 	r := &Rank{cfg: cfg, s: s, host: cfg.Advertise}
 	hostname, err := os.Hostname()
@@ -86,7 +78,7 @@ func NewRank(cfg *Config, s Setup) (*Rank, error) {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			return nil, fmt.Errorf("measurement listener: %w (one rank per host with -p, or leave -p out for a free port)", err)
 		}
-		return nil, &BadInputError{fmt.Errorf("measurement listener: %w", err)}
+		return nil, inputerr.Wrap(fmt.Errorf("measurement listener: %w", err))
 	}
 	r.self.Addr = net.JoinHostPort(r.host, strconv.Itoa(r.ln.Port()))
 	return r, nil
@@ -112,7 +104,7 @@ func DeviceGID(d *report.Device) (verbs.GID, error) {
 
 // Run finds the other ranks and sweeps. Rank 0 gets the document, which
 // it writes (a partial one too, with the sweep's error); the others get
-// nil. A rendezvous that fails, but for ctx ending, is a BadInputError:
+// nil. A rendezvous that fails, but for ctx ending, is bad input (marked by package inputerr):
 // nothing was measured, and the run as launched cannot go.
 func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 	cfg, world := r.cfg, r.s.World
@@ -123,7 +115,7 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &BadInputError{err}
+		return nil, inputerr.Wrap(err)
 	}
 	drop := cfg.DropResults(world.Size)
 	sc := fabric.SweepConfig{Pattern: cfg.Pattern, PairTimeout: cfg.PairTimeout, Workloads: cfg.Workloads, DropResults: drop,

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
 // Kinds of result.
@@ -206,10 +207,8 @@ func (r *Result) IsLatency() bool {
 	return r.LatencyUS != nil
 }
 
-// IsTCP says whether the result is a TCP baseline.
-func (r *Result) IsTCP() bool {
-	return r.Transport == "TCP" || strings.HasPrefix(r.Workload, "tcp_")
-}
+// IsTCP says whether the result is a TCP baseline (package catalog).
+func (r *Result) IsTCP() bool { return catalog.IsTCP(r.Workload, r.Transport) }
 
 // Param returns a parameter of params in a canonical text form: a
 // string's value, a number as strconv formats it, "true" or "false", the

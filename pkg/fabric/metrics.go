@@ -1,35 +1,19 @@
 package fabric
 
 import (
-	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // The headline figures of a pair, one set per workload, are named
-// WORKLOAD.SUFFIX ("write_lat.p50_us"). The unit suffix gives the
-// outliers' direction (MetricDirection).
-const (
-	MetricP50     = "p50_us"        // a latency workload's median, µs
-	MetricP99     = "p99_us"        // a latency workload's p99, µs
-	MetricBw      = "bw_gbps"       // a bandwidth workload's bandwidth, Gb/s
-	MetricMsgRate = "msg_rate_mpps" // a bandwidth workload's message rate, Mpps
-)
-
-// metricInfo describes a headline figure: the part of its name after the
-// workload, what it is, and its unit.
-type metricInfo struct {
-	suffix, what, unit string
-}
-
+// WORKLOAD.KEY ("write_lat.p50_us"), KEY a figure of package metric's
+// table, which also gives their direction, what they are and their unit.
 var (
-	latencyMetrics = []metricInfo{
-		{MetricP50, "p50 latency", "µs"},
-		{MetricP99, "p99 latency", "µs"},
-	}
-	bandwidthMetrics = []metricInfo{
-		{MetricBw, "bandwidth", "Gb/s"},
-		{MetricMsgRate, "message rate", "Mpps"},
-	}
+	MetricP50     = metric.LatP50.Key  // a latency workload's median, us
+	MetricP99     = metric.LatP99.Key  // a latency workload's p99, us
+	MetricBw      = metric.BW.Key      // a bandwidth workload's bandwidth, Gb/s
+	MetricMsgRate = metric.MsgRate.Key // a bandwidth workload's message rate, Mpps
 )
 
 // MatrixMetric is the metric rank 0 prints a matrix of, and checks for
@@ -43,14 +27,12 @@ func MatrixMetric(workload string, latency bool) string {
 }
 
 // DescribeMetric says what a headline metric is ("write_lat p50
-// latency") and its unit ("µs"); the name itself, and no unit, for a
+// latency") and its unit ("us"); the name itself, and no unit, for a
 // metric of another name.
-func DescribeMetric(metric string) (what, unit string) {
-	workload, suffix, _ := strings.Cut(metric, ".")
-	for _, m := range slices.Concat(latencyMetrics, bandwidthMetrics) {
-		if m.suffix == suffix {
-			return workload + " " + m.what, m.unit
-		}
+func DescribeMetric(name string) (what, unit string) {
+	workload, key, _ := strings.Cut(name, ".")
+	if m, ok := metric.ByKey(key); ok {
+		return workload + " " + m.What, m.Unit
 	}
-	return metric, ""
+	return name, ""
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Direction says which way a metric gets worse.
@@ -17,27 +19,30 @@ const (
 	HigherIsBetter Direction = 2 // bandwidths, message rates: lower is worse
 )
 
-// Unit suffixes MetricDirection knows: the part of a metric's name after
-// its last '_'.
-var (
-	lowerUnits  = []string{"ns", "us", "ms", "s"}
-	higherUnits = []string{"gbps", "mbps", "kbps", "bps", "gibps", "mibps", "mpps", "kpps", "pps"}
-)
-
-// MetricDirection tells a metric's direction from its unit suffix:
-// "lat.p50_us" is a time (lower is better), "bw_gbps" a rate (higher is
-// better).
-func MetricDirection(metric string) (Direction, error) {
-	i := strings.LastIndexByte(metric, '_')
-	unit := strings.ToLower(metric[i+1:])
-	switch {
-	case i >= 0 && slices.Contains(lowerUnits, unit):
-		return LowerIsBetter, nil
-	case i >= 0 && slices.Contains(higherUnits, unit):
+// MetricDirection is a figure's direction, from package metric's table:
+// the part of its name after the workload ("p50_us" of
+// "write_lat.p50_us") is the figure's key there.
+func MetricDirection(name string) (Direction, error) {
+	_, key, found := strings.Cut(name, ".")
+	if !found {
+		key = name
+	}
+	m, ok := metric.ByKey(key)
+	if !ok {
+		return 0, fmt.Errorf("metric %q: not a figure of rdma-bench: want WORKLOAD.KEY with KEY one of %s", name, strings.Join(metricKeys(), ", "))
+	}
+	if m.HigherIsBetter {
 		return HigherIsBetter, nil
 	}
-	return 0, fmt.Errorf("metric %q: no known unit suffix: want a time (_%s: lower is better) or a rate (_%s: higher is better)",
-		metric, strings.Join(lowerUnits, ", _"), strings.Join(higherUnits, ", _"))
+	return LowerIsBetter, nil
+}
+
+func metricKeys() []string {
+	var keys []string
+	for _, m := range metric.All() {
+		keys = append(keys, m.Key)
+	}
+	return keys
 }
 
 // DefaultThresholdPct is the outlier threshold when none is given.

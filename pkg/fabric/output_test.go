@@ -37,7 +37,7 @@ func TestWriteTablePartialAndLarge(t *testing.T) {
 		"PARTIAL: 6 of 6 scheduled pairs measured or failed\n",
 		"  rank 3: host-3, -, listening on x:1\n",
 		"  ... 6 more ranks\n",
-		"\nwrite_lat p50 latency [µs]\nwrite_lat.p50_us: a 70 x 70 matrix: see the JSON document (-o json, --save) or --plot\n",
+		"\nwrite_lat p50 latency [us]\nwrite_lat.p50_us: a 70 x 70 matrix: see the JSON document (-o json, --save) or --plot\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -134,8 +134,8 @@ func TestOutputWrite(t *testing.T) {
 
 func TestDescribeMetric(t *testing.T) {
 	for _, c := range []struct{ metric, what, unit string }{
-		{MatrixMetric("write_lat", true), "write_lat p50 latency", "µs"},
-		{"send_lat.p99_us", "send_lat p99 latency", "µs"},
+		{MatrixMetric("write_lat", true), "write_lat p50 latency", "us"},
+		{"send_lat.p99_us", "send_lat p99 latency", "us"},
 		{MatrixMetric("tcp_bw", false), "tcp_bw bandwidth", "Gb/s"},
 		{"write_bw.msg_rate_mpps", "write_bw message rate", "Mpps"},
 		{"other.thing_us", "other.thing_us", ""},

@@ -177,7 +177,7 @@ func TestFindSuspectsErrors(t *testing.T) {
 		{OutlierOptions{ThresholdPct: -1}, "outlier threshold -1%: want a percentage above 0 such as 20"},
 		{OutlierOptions{ThresholdPct: math.NaN()}, "outlier threshold NaN%: want a percentage above 0 such as 20"},
 		{OutlierOptions{ThresholdPct: 20, Metrics: []string{"jitter"}},
-			`metric "jitter": no known unit suffix: want a time (_ns, _us, _ms, _s: lower is better) or a rate (_gbps, _mbps, _kbps, _bps, _gibps, _mibps, _mpps, _kpps, _pps: higher is better)`},
+			`metric "jitter": not a figure of rdma-bench: want WORKLOAD.KEY with KEY one of p50_us, p99_us, p99_9_us, bw_gbps, msg_rate_mpps, cpu_us_per_op, cpu_s_per_gb`},
 	} {
 		if _, err := FindSuspects(doc, c.opts); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: got %v\nwant %q", c.opts, err, c.want)
@@ -187,14 +187,14 @@ func TestFindSuspectsErrors(t *testing.T) {
 
 func TestMetricDirection(t *testing.T) {
 	for metric, want := range map[string]Direction{
-		"write_lat.p50_us": LowerIsBetter, "lat.p99_NS": LowerIsBetter, "setup_s": LowerIsBetter,
-		"write_bw.bw_gbps": HigherIsBetter, "msg_rate_mpps": HigherIsBetter, "bw_mibps": HigherIsBetter,
+		"write_lat.p50_us": LowerIsBetter, "send_lat.p99_us": LowerIsBetter, "write_bw.cpu_us_per_op": LowerIsBetter,
+		"write_bw.bw_gbps": HigherIsBetter, "msg_rate_mpps": HigherIsBetter, "read_bw.msg_rate_mpps": HigherIsBetter,
 	} {
 		if got, err := MetricDirection(metric); err != nil || got != want {
 			t.Errorf("%s: %v, %v; want %v", metric, got, err, want)
 		}
 	}
-	for _, bad := range []string{"us", "latency", "bw_gbit", ""} {
+	for _, bad := range []string{"us", "latency", "bw_gbit", "bw_mibps", "lat.p99_NS", ""} {
 		if _, err := MetricDirection(bad); err == nil {
 			t.Errorf("%q has a direction", bad)
 		}

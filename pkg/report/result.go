@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -77,48 +77,16 @@ type Params struct {
 	Extra map[string]string `json:"extra,omitempty"`
 }
 
-// Kind tells what a result measures, and so how it is tabulated.
-type Kind int
+// Kind tells what a result measures, and so how it is tabulated
+// (package catalog).
+type Kind = catalog.Kind
 
+// Kinds (package catalog).
 const (
-	// KindUnknown is the zero Kind: the result is tabulated as latency when
-	// it has latency data, else as bandwidth.
-	KindUnknown Kind = iota
-	// Latency results carry per-operation latency samples or a histogram.
-	Latency
-	// Bandwidth results carry byte and operation counts over a time span.
-	Bandwidth
+	KindUnknown = catalog.KindUnknown
+	Latency     = catalog.Latency
+	Bandwidth   = catalog.Bandwidth
 )
-
-// String returns "latency", "bandwidth" or "unknown".
-func (k Kind) String() string {
-	switch k {
-	case Latency:
-		return "latency"
-	case Bandwidth:
-		return "bandwidth"
-	default:
-		return "unknown"
-	}
-}
-
-// MarshalText encodes the kind as its name.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText decodes a kind name written by MarshalText.
-func (k *Kind) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "latency":
-		*k = Latency
-	case "bandwidth":
-		*k = Bandwidth
-	case "unknown", "":
-		*k = KindUnknown
-	default:
-		return fmt.Errorf("unknown result kind %q", b)
-	}
-	return nil
-}
 
 // Statuses of a result.
 const (

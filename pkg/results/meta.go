@@ -2,6 +2,7 @@ package results
 
 import (
 	"cmp"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ func itoa(n int) string {
 
 // pointParams are params keys that are the point's identity or the
 // device's metadata, never listed as differing parameters.
-var pointParams = []string{"workload", "transport", "completion", "size_bytes", "device"}
+var pointParams = catalog.PointParams
 
 // MetaDiff lists the metadata that differs between the two sides: the
 // labels, rdma-bench's version and commit, host, kernel, rdma-core, CPU,

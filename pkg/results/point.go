@@ -4,28 +4,21 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
 // IdentityParams are the parameters (keys of a result's params) that
 // change what is measured: two results differing in one of them are
-// different points.
-var IdentityParams = []string{"qps", "threads", "post_list", "inline_bytes", "bidir", "cq_mod",
-	"tx_depth", "rx_depth", "imm", "atomic", "mtu", "rdma_cm", "rate"}
+// different points (package catalog's table).
+var IdentityParams = catalog.IdentityParams()
 
-// The ways of running one measurement (page_bytes, srq, post_api) are not
-// identity: comparing them is what they are for, and compare lists a
-// parameter whose values differ between the sides.
-
-const nIdentity = 13
+const nIdentity = catalog.NumIdentity
 
 // IgnorableParams are the parameters a comparison can be told to ignore
 // (compare --ignore-param): the completion mode (poll or event), then
 // IdentityParams.
 var IgnorableParams = append([]string{"completion"}, IdentityParams...)
-
-// absentParams are the values of parameters a document may lack (one
-// written before they existed): switches are off, there is no rate.
-var absentParams = map[string]string{"bidir": "false", "imm": "false", "rdma_cm": "false", "rate": "0"}
 
 // Key is a point's identity: the workload, transport, completion and size
 // and the values of IdentityParams, in that order, in [Result.Param]'s
@@ -42,7 +35,8 @@ func KeyOf(r *Result) Key {
 	for i, p := range IdentityParams {
 		v := r.Param(p)
 		if v == "" {
-			v = absentParams[p]
+			cp, _ := catalog.LookupParam(p)
+			v = cp.Absent
 		}
 		k.Params[i] = v
 	}
@@ -195,14 +189,6 @@ func unclean(r *Result, run *Run) bool {
 	return clean != nil && !*clean
 }
 
-// usual are the values a parameter has unless asked otherwise; a point's
-// description names a parameter with another value.
-var usual = map[string][]string{
-	"qps": {"", "0", "1"}, "threads": {"", "0", "1"}, "post_list": {"", "0", "1"},
-	"bidir": {"", "false"}, "imm": {"", "false"}, "rdma_cm": {"", "false"}, "atomic": {"", "fadd"},
-	"rate": {"", "0"},
-}
-
 // Describe names a point as the comparison's rows do: "write_lat RC poll
 // 64 B", then every parameter off its usual value ("qps=4") and every one
 // named in also ("tx_depth=128"), in IdentityParams' order; an offered
@@ -224,8 +210,8 @@ func paramTags(k Key, also map[string]bool) []string {
 	var tags []string
 	for i, p := range IdentityParams {
 		v := k.Params[i]
-		u, hasUsual := usual[p]
-		if also[p] || (hasUsual && !slices.Contains(u, v)) {
+		cp, _ := catalog.LookupParam(p)
+		if also[p] || (cp.Usual != nil && !slices.Contains(cp.Usual, v)) {
 			if p == "rate" {
 				tags = append(tags, rateTag(v))
 				continue

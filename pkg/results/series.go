@@ -5,51 +5,25 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
-// Value returns a metric's figure in f, in the metric's unit: lat.p50,
-// lat.p99 and lat.p99_9 from latency_us, bw from bw_gbps, msgrate from
-// msg_rate_mpps, cpu.op and cpu.gb from cpu_us_per_op and cpu_s_per_gb
-// (both sides' total, else the local side's). It is nil when f has no
-// such figure or the metric is unknown.
-func Value(metric string, f *Figures) *float64 {
-	lat := func(get func(*Latency) *float64) *float64 {
-		if f.LatencyUS == nil {
-			return nil
-		}
-		return get(f.LatencyUS)
+// Value returns a metric's figure in f, in the metric's unit (package
+// metric's table); nil when f has no such figure or the metric is
+// unknown.
+func Value(name string, f *Figures) *float64 {
+	m, err := metric.Lookup(name)
+	if err != nil {
+		return nil
 	}
-	switch metric {
-	case compare.LatP50.Name:
-		return lat(func(l *Latency) *float64 { return l.P50 })
-	case compare.LatP99.Name:
-		return lat(func(l *Latency) *float64 { return l.P99 })
-	case compare.LatP99_9.Name:
-		return lat(func(l *Latency) *float64 { return l.P99_9 })
-	case compare.BW.Name:
-		return f.BwGbps
-	case compare.MsgRate.Name:
-		return f.MsgRateMpps
-	case compare.CPUPerOp.Name:
-		return f.CPUUSPerOp.Both()
-	case compare.CPUPerGB.Name:
-		return f.CPUSPerGB.Both()
-	}
-	return nil
+	return m.Value(f)
 }
 
-// Applies says whether a metric belongs to a point of this kind: latency
-// percentiles to latency points; bandwidth, message rate and CPU per GB
-// to bandwidth points (a ping-pong's CPU per GB is its CPU per operation
-// over the size: the same verdict twice); CPU per operation to both.
-func Applies(metric string, latency bool) bool {
-	switch metric {
-	case compare.LatP50.Name, compare.LatP99.Name, compare.LatP99_9.Name:
-		return latency
-	case compare.BW.Name, compare.MsgRate.Name, compare.CPUPerGB.Name:
-		return !latency
-	}
-	return true
+// Applies says whether a metric belongs to a point of this kind (package
+// metric's table); an unknown metric to none.
+func Applies(name string, latency bool) bool {
+	m, err := metric.Lookup(name)
+	return err == nil && m.AppliesTo(latency)
 }
 
 // Values returns a metric's figure in each of a point's runs that has a

@@ -164,7 +164,7 @@ func (s *session) checkWire(own, theirs figures) string {
 		w.Acks = counters.AcksRXE
 	}
 	role := counters.RoleRequester
-	if s.w.Latency() && s.w.pingPong() {
+	if s.w.Latency() && s.w.PingPong() {
 		role = counters.RoleLoopback // this side pings and answers pongs alike
 	}
 	var peers []counters.Deltas

@@ -32,8 +32,8 @@ func planFor(w Workload, s Spec, r role) plan {
 	var p plan
 	if w.Latency() {
 		p.ping = r == client
-		p.pong = r == server && w.pingPong()
-		p.halve = w.pingPong()
+		p.pong = r == server && w.PingPong()
+		p.halve = w.PingPong()
 		p.postRecvs = needsRecv
 		return p
 	}

@@ -324,7 +324,7 @@ func roundUp(n, to int) int { return (n + to - 1) / to * to }
 // is the server's when it pongs or streams back).
 func (n *rdmaSide) remoteAccess() verbs.Access {
 	w, spec := n.s.w, n.s.spec
-	if n.s.role == client && !spec.Bidir && !(w.Latency() && w.pingPong()) {
+	if n.s.role == client && !spec.Bidir && !(w.Latency() && w.PingPong()) {
 		return 0
 	}
 	switch w.Op {

@@ -189,7 +189,7 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 				r.RxDepth, r.Transport, r.qpsPerThread(), r.TxDepth, need, r.Transport)
 		}
 	}
-	roundTrip := w.Latency() && !w.pingPong()
+	roundTrip := w.Latency() && !w.PingPong()
 	if roundTrip && r.CQMod > 1 {
 		return fmt.Errorf("-Q %d: %s times each operation to its own completion, so every one is signalled: -Q must be 1", r.CQMod, w.Name)
 	}

@@ -1,0 +1,128 @@
+// Package metric is rdma-bench's one table of metrics: each figure that
+// compare, gate, the charts and fabric work on, with its name, unit,
+// which way is better, what it means, the document figure it is read
+// from, and which points it applies to. It is cgo-free.
+package metric
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+)
+
+// Applies says which points a metric belongs to.
+type Applies int
+
+// What a metric applies to.
+const (
+	LatencyPoints   Applies = iota + 1 // ping-pong latency points
+	BandwidthPoints                    // streaming bandwidth points
+	AllPoints
+)
+
+// Metric names a measured quantity.
+type Metric struct {
+	// Name is the metric's short name, such as "lat.p50": what --metrics,
+	// --fail-on and the comparison rows say.
+	Name string
+	// Unit is the unit of the values, such as "us" or "Gb/s".
+	Unit string
+	// HigherIsBetter is true for throughput-like metrics (bandwidth,
+	// message rate) and false for costs (latency, CPU per operation).
+	HigherIsBetter bool
+	// What says what the metric is, for captions: "p50 latency".
+	What string
+	// Key names the figure in the saved documents: the run document's
+	// key ("bw_gbps", or "p50_us" inside latency_us) and the suffix of a
+	// fabric pair's figure ("write_lat.p50_us").
+	Key string
+	// For is the kind of point the metric belongs to. A ping-pong's CPU
+	// per GB is its CPU per operation over the size, the same verdict
+	// twice, so it belongs to bandwidth points only.
+	For Applies
+}
+
+// The metrics, in display order.
+var (
+	LatP50   = Metric{Name: "lat.p50", Unit: "us", What: "p50 latency", Key: "p50_us", For: LatencyPoints}
+	LatP99   = Metric{Name: "lat.p99", Unit: "us", What: "p99 latency", Key: "p99_us", For: LatencyPoints}
+	LatP99_9 = Metric{Name: "lat.p99_9", Unit: "us", What: "p99.9 latency", Key: "p99_9_us", For: LatencyPoints}
+	BW       = Metric{Name: "bw", Unit: "Gb/s", HigherIsBetter: true, What: "bandwidth", Key: "bw_gbps", For: BandwidthPoints}
+	MsgRate  = Metric{Name: "msgrate", Unit: "Mpps", HigherIsBetter: true, What: "message rate", Key: "msg_rate_mpps", For: BandwidthPoints}
+	CPUPerOp = Metric{Name: "cpu.op", Unit: "us/op", What: "CPU per operation", Key: "cpu_us_per_op", For: AllPoints}
+	CPUPerGB = Metric{Name: "cpu.gb", Unit: "s/GB", What: "CPU per GB", Key: "cpu_s_per_gb", For: BandwidthPoints}
+)
+
+var all = []Metric{LatP50, LatP99, LatP99_9, BW, MsgRate, CPUPerOp, CPUPerGB}
+
+// All returns the metrics in display order.
+func All() []Metric { return append([]Metric(nil), all...) }
+
+// Lookup returns the metric called name.
+func Lookup(name string) (Metric, error) {
+	for _, m := range all {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return Metric{}, fmt.Errorf("unknown metric %q (known: %s)", name, Names())
+}
+
+// ByKey returns the metric whose document figure is key ("p50_us").
+func ByKey(key string) (Metric, bool) {
+	for _, m := range all {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Names lists the metrics' names, comma separated.
+func Names() string {
+	names := make([]string, len(all))
+	for i, m := range all {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Value returns the metric's figure in f, in the metric's unit; nil when
+// f has none or the metric is not one of the table's. The CPU costs are
+// both sides' total, else the local side's.
+func (m Metric) Value(f *document.Figures) *float64 {
+	l := f.LatencyUS
+	if l == nil {
+		l = &document.Latency{}
+	}
+	switch m.Name {
+	case LatP50.Name:
+		return l.P50
+	case LatP99.Name:
+		return l.P99
+	case LatP99_9.Name:
+		return l.P99_9
+	case BW.Name:
+		return f.BwGbps
+	case MsgRate.Name:
+		return f.MsgRateMpps
+	case CPUPerOp.Name:
+		return f.CPUUSPerOp.Both()
+	case CPUPerGB.Name:
+		return f.CPUSPerGB.Both()
+	}
+	return nil
+}
+
+// AppliesTo says whether the metric belongs to a latency point (latency
+// true) or a bandwidth point.
+func (m Metric) AppliesTo(latency bool) bool {
+	switch m.For {
+	case LatencyPoints:
+		return latency
+	case BandwidthPoints:
+		return !latency
+	}
+	return true
+}

@@ -74,6 +74,9 @@ func TestComparisonCaveats(t *testing.T) {
 	tick := make([]int64, 50)
 	for i := range tick {
 		tick[i] = 4_000_000 + int64(i)
+		if i%4 == 0 {
+			tick[i] = 20_000 // a fast iteration between the ticks
+		}
 	}
 	f := false
 	lat := func(w string, ns []int64, clean *bool) *Result {

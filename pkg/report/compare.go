@@ -61,7 +61,7 @@ func (c Comparison) Encode(w io.Writer, doc *Document) error {
 			if x != nil && Unclean(cleanOf(x)) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
-			if l := latencyOf(x); l != nil && AtTick(l.P50US()) {
+			if l := latencyOf(x); l != nil && AtTick(l.P50US(), l.MinUS()) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, TickWarning))
 			}
 		}

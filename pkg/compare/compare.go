@@ -22,12 +22,20 @@ type Series struct {
 	BaseRuns, NewRuns RunCounts
 }
 
-// RunCounts count one side's runs whose port counters say they were not
-// clean (a retransmission or an error during the run).
+// RunCounts count one side's runs that carry a caveat: runs whose port
+// counters say they were not clean (a retransmission or an error during
+// the run), runs whose percentile came from fewer samples than it needs,
+// and latency runs whose median sat at the scheduler's tick.
 type RunCounts struct {
 	// Unclean are among the side's values; Dropped were left out of them
 	// (rdma-bench compare --clean-only).
 	Unclean, Dropped int
+	// Thin are runs whose value is a percentile from fewer samples than
+	// it needs (report.Thin): the run's largest sample, or near it.
+	Thin int
+	// Tick are latency runs whose median sat at the scheduler's tick
+	// (report.AtTick): the two sides took turns on one CPU.
+	Tick int
 }
 
 // Side summarises one side of a comparison as benchstat does.

@@ -70,6 +70,10 @@ type jsonSide struct {
 	N            int      `json:"n"`
 	Unclean      int      `json:"unclean"`
 	LeftOut      int      `json:"unclean_left_out"`
+	// Thin counts the runs whose percentile came from fewer samples than
+	// it needs; Tick the latency runs whose median sat at the tick.
+	Thin int `json:"thin_runs"`
+	Tick int `json:"tick_runs"`
 }
 
 type jsonRow struct {
@@ -175,7 +179,7 @@ func toJSONRow(g GateRow) jsonRow {
 
 func toJSONSide(s Side) jsonSide {
 	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N,
-		Unclean: s.Unclean, LeftOut: s.Dropped}
+		Unclean: s.Unclean, LeftOut: s.Dropped, Thin: s.Thin, Tick: s.Tick}
 }
 
 // finite returns a pointer to x, or nil (JSON null) when x is infinite or

@@ -175,7 +175,7 @@ func (r Report) Notes() []string {
 			out = append(out, g.Point+" "+g.Metric.Name+": "+n)
 		}
 	}
-	out = append(out, uncleanNotes(rows)...)
+	out = append(out, caveatNotes(rows)...)
 	if q := quiet(rows); q != "" {
 		out = append(out, q)
 	}

@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// cellText is what a side's cell adds for its unclean runs: " (2
+// cellText is what a side's cell adds for its runs with caveats: " (2
 // unclean)" when they are among the values, " (2 unclean left out)" when
-// they were dropped, "" when every run was clean.
+// they were dropped, " (10 thin*)" for percentiles from too few samples,
+// " (3 at tick)" for medians at the scheduler's tick; "" when none.
 func (c RunCounts) cellText() string {
 	var parts []string
 	if c.Unclean > 0 {
@@ -16,10 +17,44 @@ func (c RunCounts) cellText() string {
 	if c.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("%d unclean left out", c.Dropped))
 	}
+	if c.Thin > 0 {
+		parts = append(parts, fmt.Sprintf("%d thin%s", c.Thin, thinMark))
+	}
+	if c.Tick > 0 {
+		parts = append(parts, fmt.Sprintf("%d at tick", c.Tick))
+	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// thinMark marks a count of runs whose percentile came from too few
+// samples, as report.ThinMark marks such a figure in the run's tables.
+const thinMark = "*"
+
+// caveatNotes are the notes of the rows' caveats, in the rows' order:
+// unclean runs per point, then percentiles from too few samples per
+// point and metric, then medians at the scheduler's tick per point.
+func caveatNotes(rows []GateRow) []string {
+	out := uncleanNotes(rows)
+	for _, g := range rows {
+		b, n := g.Base.Thin, g.New.Thin
+		if b+n > 0 {
+			out = append(out, fmt.Sprintf("%s %s%s: %s have fewer latency samples than the percentile needs (p99: 100, p99.9: 1,000): each such value is the run's largest sample, or near it; run longer (-n, -D)",
+				g.Point, g.Metric.Name, thinMark, sides(b, g.Base.N, n, g.New.N)))
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range rows {
+		b, n := g.Base.Tick, g.New.Tick
+		if b+n > 0 && !seen[g.Point] {
+			seen[g.Point] = true
+			out = append(out, fmt.Sprintf("%s: %s had a median latency at the scheduler's tick (4 ms): the two sides took turns on one CPU; pin them apart with --cpu",
+				g.Point, sides(b, g.Base.N, n, g.New.N)))
+		}
+	}
+	return out
 }
 
 // uncleanNotes are one line per point whose runs were not all clean, in
@@ -30,7 +65,7 @@ func uncleanNotes(rows []GateRow) []string {
 	seen := map[string]bool{}
 	for _, g := range rows {
 		b, n := g.Base.RunCounts, g.New.RunCounts
-		if seen[g.Point] || b == (RunCounts{}) && n == (RunCounts{}) {
+		if seen[g.Point] || b.Unclean+b.Dropped+n.Unclean+n.Dropped == 0 {
 			continue
 		}
 		seen[g.Point] = true

@@ -37,6 +37,9 @@ type Metric struct {
 	// key ("bw_gbps", or "p50_us" inside latency_us) and the suffix of a
 	// fabric pair's figure ("write_lat.p50_us").
 	Key string
+	// Percentile is the latency percentile the metric is (50, 99, 99.9);
+	// 0 for a metric that is not one.
+	Percentile float64
 	// For is the kind of point the metric belongs to. A ping-pong's CPU
 	// per GB is its CPU per operation over the size, the same verdict
 	// twice, so it belongs to bandwidth points only.
@@ -45,9 +48,9 @@ type Metric struct {
 
 // The metrics, in display order.
 var (
-	LatP50   = Metric{Name: "lat.p50", Unit: "us", What: "p50 latency", Key: "p50_us", For: LatencyPoints}
-	LatP99   = Metric{Name: "lat.p99", Unit: "us", What: "p99 latency", Key: "p99_us", For: LatencyPoints}
-	LatP99_9 = Metric{Name: "lat.p99_9", Unit: "us", What: "p99.9 latency", Key: "p99_9_us", For: LatencyPoints}
+	LatP50   = Metric{Name: "lat.p50", Unit: "us", What: "p50 latency", Key: "p50_us", Percentile: 50, For: LatencyPoints}
+	LatP99   = Metric{Name: "lat.p99", Unit: "us", What: "p99 latency", Key: "p99_us", Percentile: 99, For: LatencyPoints}
+	LatP99_9 = Metric{Name: "lat.p99_9", Unit: "us", What: "p99.9 latency", Key: "p99_9_us", Percentile: 99.9, For: LatencyPoints}
 	BW       = Metric{Name: "bw", Unit: "Gb/s", HigherIsBetter: true, What: "bandwidth", Key: "bw_gbps", For: BandwidthPoints}
 	MsgRate  = Metric{Name: "msgrate", Unit: "Mpps", HigherIsBetter: true, What: "message rate", Key: "msg_rate_mpps", For: BandwidthPoints}
 	CPUPerOp = Metric{Name: "cpu.op", Unit: "us/op", What: "CPU per operation", Key: "cpu_us_per_op", For: AllPoints}

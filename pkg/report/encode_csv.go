@@ -24,7 +24,7 @@ var csvHeader = []string{
 	"cpu_local_s_per_gb", "cpu_remote_s_per_gb",
 	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
 	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
-	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "reason",
+	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "at_tick", "reason",
 }
 
 // Encode implements [Encoder].
@@ -82,7 +82,16 @@ func csvRow(r *Result, s Summary) []string {
 	p, itoa := r.Params, strconv.Itoa
 	return append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
 		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
-		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), r.Reason)
+		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), tickCell(s), r.Reason)
+}
+
+// tickCell says whether a latency median sat at the scheduler's tick
+// ([AtTick]): true or false, empty for a bandwidth result.
+func tickCell(s Summary) string {
+	if s.Latency == nil {
+		return ""
+	}
+	return strconv.FormatBool(AtTick(s.Latency.P50US(), s.Latency.MinUS()))
 }
 
 func pctCoreValue(c *CPUCost) *float64 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Value returns a metric's figure in f, in the metric's unit (package
@@ -82,15 +83,26 @@ func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, no
 				}
 			}
 			series = append(series, compare.Series{Point: p.Label, Metric: met, Base: b, New: n,
-				BaseRuns: p.Base.runCounts(), NewRuns: p.New.runCounts()})
+				BaseRuns: p.Base.runCounts(met), NewRuns: p.New.runCounts(met)})
 		}
 	}
 	return series, notes
 }
 
-// runCounts are the point's unclean runs, as a comparison counts them.
-func (p *Point) runCounts() compare.RunCounts {
-	return compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped}
+// runCounts are the point's runs with caveats, as a comparison of met
+// counts them: unclean, a percentile from too few samples (by the rule of
+// report.Thin), a median at the scheduler's tick (report.AtTick).
+func (p *Point) runCounts(met compare.Metric) compare.RunCounts {
+	c := compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped}
+	for _, s := range p.Runs {
+		if met.Percentile > 0 && report.Thin(met.Percentile, s.Run.Samples) {
+			c.Thin++
+		}
+		if l := s.Run.LatencyUS; l != nil && l.P50 != nil && l.Min != nil && report.AtTick(*l.P50, *l.Min) {
+			c.Tick++
+		}
+	}
+	return c
 }
 
 // allDropped explains a pair with a side whose runs were all left out as

@@ -41,19 +41,12 @@ func runPlot(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	written, err := writeCharts(*dir, charts)
+	written, err := analysis.WriteCharts(*dir, charts)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, *dir)
 	return nil
-}
-
-// writeCharts writes every chart as SVG and PNG into dir, creating it
-// when missing; on error nothing partial is left (analysis.WriteCharts).
-func writeCharts(dir string, charts []results.NamedChart) ([]string, error) {
-	written, err := analysis.WriteCharts(dir, charts)
-	return written, err
 }
 
 // unwrapPath drops the path from an *os.PathError: the message names it.

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/mattn/go-isatty"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/analysis"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 func init() {
@@ -26,34 +24,23 @@ func runCompare(_ context.Context, args []string) error {
 			"exit status: 0 pass, 1 regression, 3 inconclusive (1 with --strict), 2 bad input\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	var o analysis.CompareOptions
-	var outFile, plotDir string
-	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "gate thresholds: METRIC>+N% for latency and CPU, METRIC<-N% for bw and msgrate")
-	fs.BoolVar(&o.Strict, "strict", false, "an inconclusive gated row fails the gate (exit 1, not 3)")
-	fs.StringVarP(&o.Format, "output", "o", "table", "output format: "+strings.Join(compare.Formats, ", "))
-	fs.StringVar(&outFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
-	fs.StringArrayVar(&o.Ignore, "ignore-param", nil, "compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
-	fs.BoolVar(&o.AllowPartial, "allow-partial", false, "compare runs that were cut short (status partial)")
-	fs.BoolVar(&o.CleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (each format counts them)")
-	fs.StringVar(&o.Metrics, "metrics", "", "metrics to compare (default all): "+results.MetricNames())
-	fs.StringVar(&plotDir, "plot", "", "also write the comparison's charts (SVG and PNG) into this directory")
-	fs.StringVar(&o.BaseLabel, "base-label", "", "take the base side from the documents labelled this")
-	fs.StringVar(&o.Label, "label", "", "take the new side from the documents labelled this")
+	var f analysis.CompareFlags
+	f.Register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o.Plot = plotDir != ""
-	o.Colour = o.Format == "table" && outFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
-	out, err := analysis.BuildComparison(o, fs.Args(), os.Stderr)
+	f.Plot = f.PlotDir != ""
+	f.Colour = f.Format == "table" && f.OutFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
+	out, err := analysis.BuildComparison(f.CompareOptions, fs.Args(), os.Stderr)
 	if err != nil {
 		return err
 	}
-	dst, err := createOutput(outFile)
+	dst, err := createOutput(f.OutFile)
 	if err != nil {
 		return err
 	}
-	if plotDir != "" {
-		if _, err := analysis.WriteCharts(plotDir, out.Charts); err != nil {
+	if f.PlotDir != "" {
+		if _, err := analysis.WriteCharts(f.PlotDir, out.Charts); err != nil {
 			dst.Abort()
 			return err
 		}

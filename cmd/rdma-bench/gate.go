@@ -7,12 +7,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/mattn/go-isatty"
-	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
@@ -46,42 +43,10 @@ exit status: 0 pass, 1 fail (a regression), 3 undecided, 2 bad input,
 flags:
 `
 
-// gateFlags are the flags of gate: the gate's options and its output.
-type gateFlags struct {
-	gate.Options
-	format, outFile string
-}
-
-func addGateFlags(fs *pflag.FlagSet, f *gateFlags) {
-	fs.StringVar(&f.BaseBin, "base-bin", "", "the base's rdma-bench binary (default: this one)")
-	fs.StringVar(&f.CandBin, "candidate-bin", "", "the candidate's rdma-bench binary (default: this one)")
-	fs.StringVar(&f.BaseArgs, "base-args", "", "extra run flags of the base, split at spaces, such as \"-I 0\"")
-	fs.StringVar(&f.CandArgs, "candidate-args", "", "extra run flags of the candidate, split at spaces")
-	fs.StringArrayVar(&f.BaseEnv, "base-env", nil, "NAME=VALUE added to the base's environment (repeatable), such as LD_LIBRARY_PATH=/opt/rdma-core/lib")
-	fs.StringArrayVar(&f.CandEnv, "candidate-env", nil, "NAME=VALUE added to the candidate's environment (repeatable)")
-	fs.StringVar(&f.BaseBefore, "base-before", "", "shell command run before every base run")
-	fs.StringVar(&f.BaseAfter, "base-after", "", "shell command run after every base run")
-	fs.StringVar(&f.CandBefore, "candidate-before", "", "shell command run before every candidate run (a qdisc, a sysctl)")
-	fs.StringVar(&f.CandAfter, "candidate-after", "", "shell command run after every candidate run")
-	fs.StringVar(&f.Host, "host", "", "measure against servers on this host (started beforehand, of a version that serves both sides) instead of --loopback")
-	fs.IntVarP(&f.Iters, "iters", "n", 3000, "timed iterations of a latency run")
-	fs.Float64VarP(&f.Duration, "duration", "D", 0.2, "seconds of a bandwidth run")
-	fs.StringVar(&f.FailOn, "fail-on", "lat.p50>+5%,bw<-5%", "thresholds: lat.p50>+N% for latency points, bw<-N% for bandwidth points")
-	fs.Float64Var(&f.Alpha, "alpha", 0.01, "the chance, at most, that a gate fails when the candidate is no slower (split over points and looks)")
-	fs.IntVar(&f.LookEvery, "look-every", 10, "pairs between two looks at the points")
-	fs.IntVar(&f.MaxPairs, "max-pairs", 40, "the most pairs of a point (1..1000)")
-	fs.DurationVar(&f.Budget, "budget", 5*time.Minute, "the most time the gate may take, warm-up included")
-	fs.StringVar(&f.Method, "method", string(gate.Paired), "how a point's change is estimated: paired (per-pair log ratios) or unpaired (the two sides' runs)")
-	fs.DurationVar(&f.Timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
-	fs.StringVarP(&f.format, "output", "o", "table", "output format: table or json (the saved document)")
-	fs.StringVar(&f.outFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
-	fs.StringVar(&f.SaveDir, "save-dir", filepath.Join("results", "gate"), "where the gate's document is saved (after every round of pairs)")
-}
-
 func runGate(ctx context.Context, args []string) error {
 	fs := newFlagSet("gate")
-	var f gateFlags
-	addGateFlags(fs, &f)
+	var o gate.Options
+	o.Register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, gateUsage, strings.Join(gate.DefaultPoints, " "))
 		fs.PrintDefaults()
@@ -89,24 +54,24 @@ func runGate(ctx context.Context, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := f.Config(fs.Args())
+	cfg, err := o.Config(fs.Args())
 	if err != nil {
 		return err
 	}
-	if f.format != "table" && f.format != "json" {
-		return usageError("-o %s: want table or json", f.format)
+	if o.Format != "table" && o.Format != "json" {
+		return usageError("-o %s: want table or json", o.Format)
 	}
-	dst, err := createOutput(f.outFile)
+	dst, err := createOutput(o.OutFile)
 	if err != nil {
 		return err
 	}
-	if err := outfile.CheckDir(f.SaveDir); err != nil {
+	if err := outfile.CheckDir(o.SaveDir); err != nil {
 		dst.Abort()
-		return usageError("--save-dir %s: %v", f.SaveDir, err)
+		return usageError("--save-dir %s: %v", o.SaveDir, err)
 	}
 	v := buildVersion()
 	tool := report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit}
-	doc, err := gate.Measure(ctx, cfg, &f.Options, gate.Invocation{Tool: tool, Args: os.Args[1:]}, os.Stderr)
+	doc, err := gate.Measure(ctx, cfg, &o, gate.Invocation{Tool: tool, Args: os.Args[1:]}, os.Stderr)
 	if doc == nil {
 		dst.Abort()
 		if err == nil || inputerr.Is(err) {
@@ -114,8 +79,8 @@ func runGate(ctx context.Context, args []string) error {
 		}
 	} else {
 		var out bytes.Buffer
-		colour := f.format == "table" && f.outFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
-		if werr := gate.WriteOutput(&out, doc, f.format, colour); werr != nil {
+		colour := o.Format == "table" && o.OutFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
+		if werr := gate.WriteOutput(&out, doc, o.Format, colour); werr != nil {
 			dst.Abort()
 			return werr
 		}

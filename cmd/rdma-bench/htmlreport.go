@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/analysis"
-	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
-	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 func init() {
@@ -27,11 +24,7 @@ func runReport(_ context.Context, args []string) error {
 	}
 	var o analysis.ReportOptions
 	out := fs.StringP("output", "o", "report.html", "the HTML file to write: "+outfile.Rules)
-	fs.StringVar(&o.Title, "title", "rdma-bench report", "the report's title")
-	fs.StringArrayVar(&o.Bases, "base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
-	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")
-	fs.StringArrayVar(&o.Ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
-	addChartFlags(fs, &o.Charts)
+	o.Register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

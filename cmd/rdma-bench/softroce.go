@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
@@ -58,12 +56,7 @@ func softroceUp(args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	l, err := softroce.Up(*name, *netdev)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("created %s on %s (port state %s)\n", l.Name, l.Netdev, orDash(l.State))
-	return nil
+	return softroce.WriteUp(os.Stdout, *name, *netdev)
 }
 
 func softroceDown(args []string) error {
@@ -74,15 +67,7 @@ func softroceDown(args []string) error {
 	if fs.NArg() > 1 {
 		return usageError("unexpected argument %q: down takes one device name", fs.Arg(1))
 	}
-	name := fs.Arg(0)
-	if name == "" {
-		name = softroce.DefaultName
-	}
-	if err := softroce.Down(name); err != nil {
-		return err
-	}
-	fmt.Printf("deleted %s\n", name)
-	return nil
+	return softroce.WriteDown(os.Stdout, fs.Arg(0))
 }
 
 func softroceStatus(args []string) error {
@@ -93,39 +78,5 @@ func softroceStatus(args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	links, err := softroce.Status()
-	if err != nil {
-		return err
-	}
-	return renderSoftroce(os.Stdout, links)
-}
-
-// renderSoftroce prints the soft-RoCE devices among links as a table.
-func renderSoftroce(w io.Writer, links []softroce.Link) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	n := 0
-	for _, l := range links {
-		if l.Type != softroce.TypeRXE {
-			continue
-		}
-		if n == 0 {
-			fmt.Fprintln(tw, "NAME\tNETDEV\tSTATE")
-		}
-		n++
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", l.Name, orDash(l.Netdev), orDash(l.State))
-	}
-	if n == 0 {
-		fmt.Fprintln(tw, "no soft-RoCE devices")
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("writing the device table: %w", err)
-	}
-	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return softroce.WriteStatus(os.Stdout)
 }

@@ -30,6 +30,9 @@ type Options struct {
 	Iters, LookEvery, MaxPairs                   int
 	Duration, Alpha                              float64
 	Budget, Timeout                              time.Duration
+	// Format is the output's, table or json; OutFile its file ("" or
+	// "-": standard output).
+	Format, OutFile string
 }
 
 // Config builds the gate's configuration from the options and the points

@@ -1,0 +1,38 @@
+package gate
+
+import (
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
+)
+
+// Register adds the flags of `rdma-bench gate` to fs, each setting its
+// option, with the command's defaults.
+func (o *Options) Register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.BaseBin, "base-bin", "", "the base's rdma-bench binary (default: this one)")
+	fs.StringVar(&o.CandBin, "candidate-bin", "", "the candidate's rdma-bench binary (default: this one)")
+	fs.StringVar(&o.BaseArgs, "base-args", "", "extra run flags of the base, split at spaces, such as \"-I 0\"")
+	fs.StringVar(&o.CandArgs, "candidate-args", "", "extra run flags of the candidate, split at spaces")
+	fs.StringArrayVar(&o.BaseEnv, "base-env", nil, "NAME=VALUE added to the base's environment (repeatable), such as LD_LIBRARY_PATH=/opt/rdma-core/lib")
+	fs.StringArrayVar(&o.CandEnv, "candidate-env", nil, "NAME=VALUE added to the candidate's environment (repeatable)")
+	fs.StringVar(&o.BaseBefore, "base-before", "", "shell command run before every base run")
+	fs.StringVar(&o.BaseAfter, "base-after", "", "shell command run after every base run")
+	fs.StringVar(&o.CandBefore, "candidate-before", "", "shell command run before every candidate run (a qdisc, a sysctl)")
+	fs.StringVar(&o.CandAfter, "candidate-after", "", "shell command run after every candidate run")
+	fs.StringVar(&o.Host, "host", "", "measure against servers on this host (started beforehand, of a version that serves both sides) instead of --loopback")
+	fs.IntVarP(&o.Iters, "iters", "n", 3000, "timed iterations of a latency run")
+	fs.Float64VarP(&o.Duration, "duration", "D", 0.2, "seconds of a bandwidth run")
+	fs.StringVar(&o.FailOn, "fail-on", "lat.p50>+5%,bw<-5%", "thresholds: lat.p50>+N% for latency points, bw<-N% for bandwidth points")
+	fs.Float64Var(&o.Alpha, "alpha", 0.01, "the chance, at most, that a gate fails when the candidate is no slower (split over points and looks)")
+	fs.IntVar(&o.LookEvery, "look-every", 10, "pairs between two looks at the points")
+	fs.IntVar(&o.MaxPairs, "max-pairs", 40, "the most pairs of a point (1..1000)")
+	fs.DurationVar(&o.Budget, "budget", 5*time.Minute, "the most time the gate may take, warm-up included")
+	fs.StringVar(&o.Method, "method", string(Paired), "how a point's change is estimated: paired (per-pair log ratios) or unpaired (the two sides' runs)")
+	fs.DurationVar(&o.Timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
+	fs.StringVarP(&o.Format, "output", "o", "table", "output format: table or json (the saved document)")
+	fs.StringVar(&o.OutFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
+	fs.StringVar(&o.SaveDir, "save-dir", filepath.Join("results", "gate"), "where the gate's document is saved (after every round of pairs)")
+}

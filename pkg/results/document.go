@@ -1,6 +1,13 @@
 package results
 
-import "github.com/rdma-bench/rdma-bench/pkg/document"
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+)
 
 // The saved document's types and rules are pkg/document's; this package
 // analyses the values it reads.
@@ -47,12 +54,36 @@ func Load(paths ...string) ([]*Document, error) { return LoadNoting(nil, paths..
 // figures kept, not with the documents' size.
 func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
 	var docs []*Document
+	shared := map[string]map[string]json.RawMessage{}
 	err := document.Each(note, func(d *Document) error {
 		Keep(d)
+		for _, r := range d.Results {
+			r.Params = share(shared, r.Params)
+		}
 		docs = append(docs, d)
 		return nil
 	}, paths...)
 	return docs, err
+}
+
+// share returns the params of an earlier result equal to params, else
+// keeps params for the next: the points of a suite repeated in many
+// documents then hold one copy of their parameters, most of what a
+// document read leaves after [Keep]. The analysis never changes params.
+func share(shared map[string]map[string]json.RawMessage, params map[string]json.RawMessage) map[string]json.RawMessage {
+	keys := slices.Sorted(maps.Keys(params))
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.Write(params[k])
+		b.WriteByte(0)
+	}
+	if p, ok := shared[b.String()]; ok {
+		return p
+	}
+	shared[b.String()] = params
+	return params
 }
 
 // Keep drops from a document read what no view of this package reads: the

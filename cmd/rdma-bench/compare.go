@@ -51,7 +51,7 @@ func runCompare(_ context.Context, args []string) error {
 	for _, n := range out.StderrNotes {
 		fmt.Fprintf(os.Stderr, "rdma-bench compare: %s\n", n)
 	}
-	if code := out.Report.Gate.ExitCode(); code != compare.ExitPass {
+	if code := out.Comparison.Gate.ExitCode(); code != compare.ExitPass {
 		return &exitStatus{code: code}
 	}
 	return nil

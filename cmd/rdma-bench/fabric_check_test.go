@@ -170,10 +170,10 @@ func checkRechecks(t *testing.T, d *fabricJSON, outlierPairs int) (outliers, fai
 			t.Errorf("%s: recheck %+v beside %d->%d", name, r, s.Reference.Src.Rank, s.Reference.Dst.Rank)
 			continue
 		}
-		t.Logf("%s: %s after %d pairs: %+.1f%% [%+.1f%%, %+.1f%%] %s", name, s.Verdict(), r.Pairs, r.EstimatePct, r.LoPct, r.HiPct, r.Error)
+		t.Logf("%s: %s after %d pairs: %+.1f%% [%+.1f%%, %+.1f%%] %s", name, s.Finding(), r.Pairs, r.EstimatePct, r.LoPct, r.HiPct, r.Error)
 		if len(r.Suspect) != r.Pairs || len(r.Reference) != r.Pairs || r.Pairs > outlierPairs ||
 			r.Decision == compare.Undecided && r.Failed == nil && r.Pairs != outlierPairs {
-			t.Errorf("%s: %s after %d pairs (%d, %d figures) of at most %d", name, s.Verdict(), r.Pairs, len(r.Suspect), len(r.Reference), outlierPairs)
+			t.Errorf("%s: %s after %d pairs (%d, %d figures) of at most %d", name, s.Finding(), r.Pairs, len(r.Suspect), len(r.Reference), outlierPairs)
 		}
 		if r.Decision == compare.Fail {
 			outliers++

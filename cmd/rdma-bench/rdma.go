@@ -18,7 +18,7 @@ import (
 const comparisonEncoder = "comparison"
 
 func init() {
-	report.Register(comparisonEncoder, report.Comparison{Baseline: workloads.Baseline})
+	report.Register(comparisonEncoder, report.BaselineEncoder{Baseline: workloads.Baseline})
 }
 
 // buildNote marks the version line of a build with the gate's calibrated

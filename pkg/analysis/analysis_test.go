@@ -36,7 +36,7 @@ func TestBuildComparisonGolden(t *testing.T) {
 	if out.String() != string(want) {
 		t.Errorf("table differs from slower.table.golden:\n%s", out.String())
 	}
-	if code := c.Report.Gate.ExitCode(); code != compare.ExitRegression {
+	if code := c.Comparison.Gate.ExitCode(); code != compare.ExitRegression {
 		t.Errorf("exit code %d, want %d", code, compare.ExitRegression)
 	}
 	if len(c.Charts) == 0 || c.Charts[0].Name != "comparison" {

@@ -24,7 +24,7 @@ type ChartOptions struct {
 
 // SidesOf loads the documents that paths name and splits them into sides
 // by label. Notes on documents left out go to notes.
-func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Document, []*results.Side, error) {
+func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
 	docs, err := LoadDocs(notes, paths...)
 	if err != nil {
 		return nil, nil, badInput("%v", err)
@@ -33,7 +33,7 @@ func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Docum
 	if c.Labels != "" {
 		order = strings.Split(c.Labels, ",")
 	}
-	sides, err := results.Sides(docs, order, results.Options{AllowPartial: c.AllowPartial, RefuseUnclean: c.CleanOnly})
+	sides, err := results.Groups(docs, order, results.Options{AllowPartial: c.AllowPartial, RefuseUnclean: c.CleanOnly})
 	if err != nil {
 		return nil, nil, badInput("%v", err)
 	}
@@ -42,7 +42,7 @@ func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Docum
 
 // Charts draws the sides' charts of the kinds asked for (nil: all), by
 // kind.
-func (c ChartOptions) Charts(docs []*results.Document, sides []*results.Side, kinds []string) (map[string][]results.NamedChart, error) {
+func (c ChartOptions) Charts(docs []*results.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
 	charts, err := results.Charts(sides, results.ChartOptions{Kinds: kinds, Metric: c.Metric}, results.CaptionOf(docs))
 	if err != nil {
 		return nil, badInput("%v", err)
@@ -109,7 +109,7 @@ func DrawDocument(dir string, doc *report.Document) ([]string, error) {
 	}
 	rd.Path = "the measured document"
 	docs := []*results.Document{rd}
-	sides, err := results.Sides(docs, nil, results.Options{AllowPartial: true})
+	sides, err := results.Groups(docs, nil, results.Options{AllowPartial: true})
 	if err != nil {
 		return nil, err
 	}

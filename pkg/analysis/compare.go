@@ -26,9 +26,9 @@ type CompareOptions struct {
 	CleanOnly        bool // leave out the runs that were not clean
 }
 
-// Comparison is everything compare writes, built before anything is.
-type Comparison struct {
-	Report compare.Report
+// CompareOutput is everything compare writes, built before anything is.
+type CompareOutput struct {
+	Comparison compare.Comparison
 	// Text is the rendered report, with the notes on what was not
 	// compared where the format has room for them.
 	Text []byte
@@ -41,7 +41,7 @@ type Comparison struct {
 // BuildComparison loads the sides that args name (BASE NEW, or the
 // documents to pick the labels from), compares them and renders the
 // report. Notes on documents left out go to notes.
-func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*Comparison, error) {
+func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*CompareOutput, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return nil, badInput("--fail-on: %v", err)
@@ -63,7 +63,7 @@ func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*Compari
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := render(&buf, c.Report); err != nil {
+	if err := render(&buf, c.Comparison); err != nil {
 		return nil, err
 	}
 	switch {
@@ -88,7 +88,7 @@ func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*Compari
 		if o.BaseLabel != "" {
 			title = "change of " + o.Label + " against " + o.BaseLabel
 		}
-		if c.Charts, err = results.ComparisonCharts(title, c.Report.Gate, m, caption); err != nil {
+		if c.Charts, err = results.ComparisonCharts(title, c.Comparison.Gate, m, caption); err != nil {
 			return nil, badInput("--plot: %v", err)
 		}
 	}
@@ -96,7 +96,7 @@ func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*Compari
 }
 
 // WriteTo writes the rendered report to w.
-func (c *Comparison) WriteTo(w io.Writer) (int64, error) {
+func (c *CompareOutput) WriteTo(w io.Writer) (int64, error) {
 	n, err := w.Write(c.Text)
 	return int64(n), err
 }
@@ -110,7 +110,7 @@ func (o CompareOptions) metricsOrAll() string {
 
 // compareSides compares two sides' documents: the report, the matching
 // and notes on what was not compared.
-func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []compare.Metric) (*Comparison, *results.Matching, []string, error) {
+func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []compare.Metric) (*CompareOutput, *results.Matching, []string, error) {
 	opt := results.Options{AllowPartial: o.AllowPartial, CleanOnly: o.CleanOnly}
 	bp, err := results.Pool(s.Base, opt)
 	if err != nil {
@@ -136,7 +136,7 @@ func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []
 		}
 		rows = append(rows, row)
 	}
-	c := &Comparison{Report: compare.Report{Title: "rdma-bench compare", BaseLabel: s.BaseName, NewLabel: s.NewName,
+	c := &CompareOutput{Comparison: compare.Comparison{Title: "rdma-bench compare", BaseLabel: s.BaseName, NewLabel: s.NewName,
 		Meta: results.MetaDiff(s.Base, s.New, m), Gate: compare.Gate(rows, th, o.Strict)}}
 	for _, p := range m.BaseOnly {
 		notes = append(notes, m.Describe(p)+": only in the base: not compared")

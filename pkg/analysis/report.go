@@ -50,7 +50,7 @@ func BuildReport(o ReportOptions, paths []string, notes io.Writer) (plot.Report,
 
 // figureSections are the report's latency, load, bandwidth, spectra and
 // trend sections: each side's table and the charts.
-func figureSections(sides []*results.Side, charts map[string][]results.NamedChart) []plot.Section {
+func figureSections(sides []*results.Group, charts map[string][]results.NamedChart) []plot.Section {
 	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency")}
 	bw := plot.Section{Title: "Bandwidth and message rate", Charts: chartsOf(charts, "bandwidth", "msgrate", "cpu")}
 	for _, s := range sides {
@@ -130,18 +130,18 @@ func comparisonSection(o CompareOptions, bases, paths []string, docs []*results.
 	if err != nil {
 		return plot.Section{}, err
 	}
-	g := c.Report.Gate
+	g := c.Comparison.Gate
 	sec := plot.Section{Title: "Comparison against the base", Notes: []string{
-		c.Report.Summary(), "base: " + s.BaseName + "; new: " + s.NewName}}
-	if len(c.Report.Meta) > 0 {
+		c.Comparison.Summary(), "base: " + s.BaseName + "; new: " + s.NewName}}
+	if len(c.Comparison.Meta) > 0 {
 		t := plot.Table{Header: []string{"differs", "base", "new"}}
-		for _, d := range c.Report.Meta {
+		for _, d := range c.Comparison.Meta {
 			t.Rows = append(t.Rows, []string{d.Field, d.Base, d.New})
 		}
 		sec.Tables = append(sec.Tables, t)
 	}
 	sec.Tables = append(sec.Tables, results.ComparisonTable(g))
-	sec.Notes = append(sec.Notes, c.Report.Notes()...)
+	sec.Notes = append(sec.Notes, c.Comparison.Notes()...)
 	sec.Notes = append(sec.Notes, skipped...)
 	caption := results.CaptionOf(append(slices.Clone(base), docs...))
 	charts, err := results.ComparisonCharts("change against the base", g, m, caption)

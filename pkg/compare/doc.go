@@ -6,7 +6,7 @@
 // every repetition on each side. [Compare] turns a Series into a [Row] of
 // evidence and a [Verdict]; [Gate] checks rows against [Threshold]s and gives
 // the process exit code; [WriteTable], [WriteMarkdown], [WriteJSON] and
-// [WriteJUnit] render a [Report].
+// [WriteJUnit] render a [Comparison].
 //
 // The statistics follow the tools engineers already trust:
 //

@@ -80,7 +80,7 @@ func checkJUnitSchema(t *testing.T, doc []byte) {
 }
 
 func TestJUnitSchema(t *testing.T) {
-	for _, r := range []Report{fixtureReport(t, false), fixtureReport(t, true), {}} {
+	for _, r := range []Comparison{fixtureReport(t, false), fixtureReport(t, true), {}} {
 		checkJUnitSchema(t, render(t, WriteJUnit, r))
 	}
 }

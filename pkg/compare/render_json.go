@@ -120,7 +120,7 @@ type jsonRowGate struct {
 // the Hodges-Lehmann estimate that every format shows, the centre of
 // change_ci_lo_pct..change_ci_hi_pct; median_change_pct is the change of
 // the medians, for reference. An unbounded interval end is null.
-func WriteJSON(w io.Writer, r Report) error {
+func WriteJSON(w io.Writer, r Comparison) error {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	doc := jsonReport{
 		Title: r.Title, Summary: r.Summary(), BaseLabel: r.BaseLabel, NewLabel: r.NewLabel,

@@ -65,7 +65,7 @@ type junitResult struct {
 // type="inconclusive"> when the gate is strict; every testcase's
 // system-out holds its evidence, and the suite's the summary and the
 // notes.
-func WriteJUnit(w io.Writer, r Report) error {
+func WriteJUnit(w io.Writer, r Comparison) error {
 	title := r.Title
 	if title == "" {
 		title = "compare"

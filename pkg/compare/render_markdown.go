@@ -11,7 +11,7 @@ import (
 // a table of the metadata that differs, the settings, a table of every
 // point and metric (regressions first) and notes on the rows that need
 // attention. Cell text is escaped so every table row has the same columns.
-func WriteMarkdown(w io.Writer, r Report) error {
+func WriteMarkdown(w io.Writer, r Comparison) error {
 	ew := &errWriter{w: w}
 	title := r.Title
 	if title == "" {

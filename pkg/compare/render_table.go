@@ -23,7 +23,7 @@ const (
 // the summary line. Text is ASCII; with colour, verdicts and outcomes are
 // coloured with ANSI escapes (red slower/fail, green faster/pass, yellow
 // inconclusive).
-func WriteTable(w io.Writer, r Report, colour bool) error {
+func WriteTable(w io.Writer, r Comparison, colour bool) error {
 	ew := &errWriter{w: w}
 	if r.Title != "" {
 		ew.printf("%s\n", r.Title)

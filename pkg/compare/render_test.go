@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the renderers' output")
 
 // fixtureReport compares a fixed set of series: one of every kind of row.
-func fixtureReport(t *testing.T, strict bool) Report {
+func fixtureReport(t *testing.T, strict bool) Comparison {
 	t.Helper()
 	series := []Series{
 		{Point: "write_lat RC poll 64 B", Metric: LatP50, Base: spread(2.0, 1, 10), New: spread(2.16, 1, 10)},
@@ -30,7 +30,7 @@ func fixtureReport(t *testing.T, strict bool) Report {
 	for _, s := range series {
 		rows = append(rows, mustCompare(t, s))
 	}
-	return Report{
+	return Comparison{
 		Title:     "rdma-bench compare",
 		BaseLabel: "base.json (rdma-bench v0.4.0)",
 		NewLabel:  "new.json (rdma-bench v0.5.0-rc1)",
@@ -61,7 +61,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func render(t *testing.T, f Renderer, r Report) []byte {
+func render(t *testing.T, f Renderer, r Comparison) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := f(&b, r); err != nil {
@@ -177,7 +177,7 @@ type junitDoc struct {
 	} `xml:"testsuite"`
 }
 
-func parseJUnit(t *testing.T, r Report) junitDoc {
+func parseJUnit(t *testing.T, r Comparison) junitDoc {
 	t.Helper()
 	var doc junitDoc
 	if err := xml.Unmarshal(render(t, WriteJUnit, r), &doc); err != nil {

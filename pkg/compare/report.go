@@ -17,10 +17,10 @@ type MetaDiff struct {
 	Field, Base, New string
 }
 
-// Report is everything a renderer shows: the gate's rows (each with its
+// Comparison is everything a renderer shows: the gate's rows (each with its
 // comparison) and thresholds, the sides' labels, and the metadata that
 // differs between them, which every format shows first.
-type Report struct {
+type Comparison struct {
 	// Title heads the report, such as "rdma-bench compare".
 	Title string
 	// BaseLabel and NewLabel name the sides, such as file names or builds.
@@ -33,7 +33,7 @@ type Report struct {
 }
 
 // Renderer writes a report in one format.
-type Renderer func(w io.Writer, r Report) error
+type Renderer func(w io.Writer, r Comparison) error
 
 // Formats lists the names [RendererFor] accepts.
 var Formats = []string{"table", "markdown", "json", "junit"}
@@ -44,7 +44,7 @@ var Formats = []string{"table", "markdown", "json", "junit"}
 func RendererFor(format string, colour bool) (Renderer, error) {
 	switch format {
 	case "table":
-		return func(w io.Writer, r Report) error { return WriteTable(w, r, colour) }, nil
+		return func(w io.Writer, r Comparison) error { return WriteTable(w, r, colour) }, nil
 	case "markdown":
 		return WriteMarkdown, nil
 	case "json":
@@ -61,7 +61,7 @@ type VerdictCounts struct {
 }
 
 // Verdicts counts the report's rows by verdict.
-func (r Report) Verdicts() VerdictCounts {
+func (r Comparison) Verdicts() VerdictCounts {
 	var c VerdictCounts
 	for _, g := range r.Gate.Rows {
 		switch g.Verdict {
@@ -81,7 +81,7 @@ func (r Report) Verdicts() VerdictCounts {
 // ordered returns the rows for people: gate failures first, then slower,
 // inconclusive (by verdict or at the gate), faster and same; the input
 // order within each group.
-func (r Report) ordered() []GateRow {
+func (r Comparison) ordered() []GateRow {
 	rank := func(g GateRow) int {
 		switch {
 		case g.Outcome == OutcomeFail:
@@ -102,7 +102,7 @@ func (r Report) ordered() []GateRow {
 
 // summary is the one-line result, the same in every format: the gate's
 // status and exit code (head), then the counts (tail).
-func (r Report) summary() (head, tail string) {
+func (r Comparison) summary() (head, tail string) {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	head = fmt.Sprintf("gate %s (exit %d)", r.Gate.Status(), r.Gate.ExitCode())
 	if r.Gate.Strict {
@@ -119,13 +119,13 @@ func (r Report) summary() (head, tail string) {
 
 // Summary is the one-line result every format shows: the gate's status
 // and exit code, the counts, and the unclean runs.
-func (r Report) Summary() string {
+func (r Comparison) Summary() string {
 	head, tail := r.summary()
 	return head + ": " + tail
 }
 
 // settings describes the statistics and thresholds in one line.
-func (r Report) settings() string {
+func (r Comparison) settings() string {
 	var parts []string
 	if len(r.Gate.Rows) > 0 {
 		o := r.Gate.Rows[0].Options
@@ -167,7 +167,7 @@ func note(g GateRow) string {
 // for people: a line for each row that needs attention ("POINT METRIC:
 // note"), one for each point whose runs were not all clean, and how many
 // more rows are inconclusive without a note.
-func (r Report) Notes() []string {
+func (r Comparison) Notes() []string {
 	rows := r.ordered()
 	var out []string
 	for _, g := range rows {

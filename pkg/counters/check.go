@@ -40,8 +40,8 @@ type Finding struct {
 	Status    Status `json:"status"`
 }
 
-// Report is the outcome of Check.
-type Report struct {
+// WireCheck is the outcome of Check.
+type WireCheck struct {
 	Role     Role      `json:"role"`
 	Findings []Finding `json:"findings"`
 	// RetransmissionEvents sums the retransmission counters that moved.
@@ -50,7 +50,7 @@ type Report struct {
 
 // OK reports whether some figure was checked and none disagrees or is
 // unusable.
-func (r Report) OK() bool {
+func (r WireCheck) OK() bool {
 	for _, f := range r.Findings {
 		if f.Status == StatusDisagrees || f.Status == StatusUnusable {
 			return false
@@ -61,7 +61,7 @@ func (r Report) OK() bool {
 
 // String says "within the expected overhead (...)" or lists the figures
 // that disagree with the model.
-func (r Report) String() string {
+func (r WireCheck) String() string {
 	if len(r.Findings) == 0 {
 		return "no counter to check against the wire model"
 	}
@@ -109,7 +109,7 @@ type figure struct {
 // not clean a figure may exceed the model by the packets the counted
 // retransmission events explain; peers adds the other side's deltas (a
 // two-host run), whose retransmission counters count too.
-func (e Expectation) Check(role Role, d Deltas, peers ...Deltas) (Report, error) {
+func (e Expectation) Check(role Role, d Deltas, peers ...Deltas) (WireCheck, error) {
 	var tx, rx Flow
 	switch role {
 	case RoleRequester:
@@ -120,7 +120,7 @@ func (e Expectation) Check(role Role, d Deltas, peers ...Deltas) (Report, error)
 		tx = e.Requests.add(e.Responses)
 		rx = tx
 	default:
-		return Report{}, fmt.Errorf("role %q: want requester, responder or loopback", role)
+		return WireCheck{}, fmt.Errorf("role %q: want requester, responder or loopback", role)
 	}
 	txBytes, rxBytes := e.dataRange(tx), e.dataRange(rx)
 	figs := []figure{
@@ -148,7 +148,7 @@ func (e Expectation) Check(role Role, d Deltas, peers ...Deltas) (Report, error)
 	for _, p := range all {
 		clean = clean && p.Clean().Clean
 	}
-	r := Report{Role: role, RetransmissionEvents: retransmissions(all...)}
+	r := WireCheck{Role: role, RetransmissionEvents: retransmissions(all...)}
 	extraPackets := satMul(r.RetransmissionEvents, e.PacketsPerRetransmission)
 	for _, f := range figs {
 		for _, name := range f.counters {

@@ -9,7 +9,7 @@
 // Deltas.Clean for the verdict and Deltas.Important for what to show;
 // Expect a Workload and Expectation.Check the deltas. Nothing is fatal but
 // a bad device or port: what cannot be read is recorded in
-// Snapshot.Unavailable and Verdict.Warnings, and a verdict without
+// Snapshot.Unavailable and RunHealth.Warnings, and a verdict without
 // counters says "counters unavailable".
 //
 // A snapshot reads every file of ports/<port>/counters/ (IBA PMA),

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// Verdict says whether a run was clean: counters were read, and no
+// RunHealth says whether a run was clean: counters were read, and no
 // retransmission or error counter moved.
-type Verdict struct {
+type RunHealth struct {
 	Clean bool `json:"clean"`
 	// Available: RDMA counters were read before and after the run.
 	Available bool `json:"counters_available"`
@@ -25,8 +25,8 @@ type Verdict struct {
 // of the RDMA sources moved, went backwards or saturated, or when no RDMA
 // counter could be read. The netdev source is left out: it counts traffic
 // other than the run's.
-func (d Deltas) Clean() Verdict {
-	v := Verdict{Unavailable: d.Unavailable}
+func (d Deltas) Clean() RunHealth {
+	v := RunHealth{Unavailable: d.Unavailable}
 	for _, c := range d.unique() {
 		v.Available = true
 		if !c.Class.Moves() {
@@ -45,7 +45,7 @@ func (d Deltas) Clean() Verdict {
 
 // String says "clean", or why not, e.g.
 // "not clean: duplicate_request +3 packets, completer_retry_err +2 events".
-func (v Verdict) String() string {
+func (v RunHealth) String() string {
 	if !v.Available {
 		var why []string
 		for _, u := range v.Unavailable {
@@ -93,7 +93,7 @@ func retransmissions(ds ...Deltas) uint64 {
 // source that could not be read, except whole sources the driver simply
 // does not have (rxe has no PMA counters/ directory and no device-level
 // hw_counters/), as long as some RDMA counter was read.
-func (v Verdict) Warnings() []string {
+func (v RunHealth) Warnings() []string {
 	var out []string
 	for _, u := range v.Unavailable {
 		if v.Available && u.Name == "" && u.Reason == ReasonMissing {

@@ -93,10 +93,10 @@ var verdictOrder = []string{"outlier", "undecided", "not re-measured", "cleared"
 // writeSuspects writes the suspects' heading, with a count of each
 // verdict, then a line a suspect, outliers first.
 func writeSuspects(ew *errWriter, doc *Document, limit int) {
-	byVerdict := map[string][]*Suspect{}
+	byFinding := map[string][]*Suspect{}
 	for i := range doc.Suspects {
 		s := &doc.Suspects[i]
-		byVerdict[s.Verdict()] = append(byVerdict[s.Verdict()], s)
+		byFinding[s.Finding()] = append(byFinding[s.Finding()], s)
 	}
 	how := "not re-measured"
 	if c := doc.Recheck; c != nil {
@@ -105,7 +105,7 @@ func writeSuspects(ew *errWriter, doc *Document, limit int) {
 	}
 	var counts []string
 	for _, v := range verdictOrder {
-		switch n := len(byVerdict[v]); {
+		switch n := len(byFinding[v]); {
 		case v == "outlier":
 			counts = append(counts, plural(n, v))
 		case n > 0:
@@ -116,9 +116,9 @@ func writeSuspects(ew *errWriter, doc *Document, limit int) {
 		plural(len(doc.Suspects), "suspect"), doc.ThresholdPct, how, strings.Join(counts, ", "))
 	shown := 0
 	for _, v := range verdictOrder {
-		for _, s := range byVerdict[v] {
+		for _, s := range byFinding[v] {
 			if limit <= 0 || shown < limit {
-				ew.printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Verdict(), s.Metric, s.Src, s.Dst,
+				ew.printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Finding(), s.Metric, s.Src, s.Dst,
 					formatFigure(s.Value), formatFigure(s.Median), s.WorsePct, recheckText(s))
 			}
 			shown++

@@ -107,9 +107,9 @@ type Recheck struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// Verdict is the suspect's verdict in words: outlier, cleared, undecided,
+// Finding is what the re-measurement found of the suspect, in words: outlier, cleared, undecided,
 // or not re-measured.
-func (s *Suspect) Verdict() string {
+func (s *Suspect) Finding() string {
 	if s.Recheck == nil {
 		return "not re-measured"
 	}
@@ -248,7 +248,7 @@ func recheckFigure(o *PairOutcome, metric string) (float64, error) {
 // [-3.1%, +4.0%]: cleared; 1m2.3s so far". Write errors are ignored.
 func writeRecheckProgress(w io.Writer, num, total int, s *Suspect, elapsed time.Duration) {
 	fmt.Fprintf(w, "suspect %d of %d: %s %d->%d: %s: %s; %s so far\n", num, total, s.Metric, s.Src.Rank, s.Dst.Rank,
-		recheckText(s), s.Verdict(), elapsed.Round(100*time.Millisecond))
+		recheckText(s), s.Finding(), elapsed.Round(100*time.Millisecond))
 }
 
 // recheckText says how a suspect's re-measurement went: "re-measured 12

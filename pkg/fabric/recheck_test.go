@@ -108,7 +108,7 @@ func TestRecheckAlike(t *testing.T) {
 	checkRechecks(t, doc)
 	var got []string
 	for _, s := range doc.Suspects {
-		got = append(got, s.Metric+" "+s.Src.String()[:6]+"->"+s.Dst.String()[:6]+" "+s.Verdict())
+		got = append(got, s.Metric+" "+s.Src.String()[:6]+"->"+s.Dst.String()[:6]+" "+s.Finding())
 		if s.Recheck.Pairs < 12 || s.Recheck.Error != "" {
 			t.Errorf("%s %d->%d decided after %d pairs (%q): 6 pairs cannot clear 4 suspects at 99.9%%",
 				s.Metric, s.Src.Rank, s.Dst.Rank, s.Recheck.Pairs, s.Recheck.Error)
@@ -243,8 +243,8 @@ func TestRecheckUndecided(t *testing.T) {
 		t.Fatalf("suspects %+v", doc.Suspects)
 	}
 	for _, s := range doc.Suspects {
-		if r := s.Recheck; r.Decision != compare.Undecided || r.Pairs != 10 || r.Looks != 3 || s.Verdict() != "undecided" {
-			t.Errorf("%s: %s after %d pairs, %d looks", s.Metric, s.Verdict(), r.Pairs, r.Looks)
+		if r := s.Recheck; r.Decision != compare.Undecided || r.Pairs != 10 || r.Looks != 3 || s.Finding() != "undecided" {
+			t.Errorf("%s: %s after %d pairs, %d looks", s.Metric, s.Finding(), r.Pairs, r.Looks)
 		}
 	}
 	if ExitStatus(doc) != 0 {

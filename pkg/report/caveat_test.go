@@ -92,7 +92,7 @@ func TestComparisonCaveats(t *testing.T) {
 		lat("tcp_lat", tick, nil),
 	}}
 	var b strings.Builder
-	c := Comparison{Baseline: func(w string) (string, bool) { return "tcp_lat", w != "tcp_lat" }}
+	c := BaselineEncoder{Baseline: func(w string) (string, bool) { return "tcp_lat", w != "tcp_lat" }}
 	if err := c.Encode(&b, doc); err != nil {
 		t.Fatal(err)
 	}

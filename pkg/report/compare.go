@@ -12,19 +12,19 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// Comparison is the encoder of `rdma-bench suite`: every result of a
+// BaselineEncoder is the encoder of `rdma-bench suite`: every result of a
 // document next to its baseline of the same size and completion mode
 // (RDMA against TCP), latency percentiles, bandwidth and CPU cost, with
 // the ratio of each figure to the baseline's. Baseline names the workload
 // a result is compared with (false: it is a baseline itself, or has
 // none); the caller supplies it from its workload table, this package
 // knows no workload names.
-type Comparison struct {
+type BaselineEncoder struct {
 	Baseline func(workload string) (string, bool)
 }
 
 // Encode implements [Encoder].
-func (c Comparison) Encode(w io.Writer, doc *Document) error {
+func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 	if doc == nil {
 		return errNilDocument
 	}

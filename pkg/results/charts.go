@@ -33,7 +33,7 @@ type ChartOptions struct {
 }
 
 // Charts draws the sides' charts, by kind. caption goes under each.
-func Charts(sides []*Side, opt ChartOptions, caption plot.Caption) (map[string][]NamedChart, error) {
+func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string][]NamedChart, error) {
 	for _, k := range opt.Kinds {
 		if !slices.Contains(ChartKinds, k) {
 			return nil, fmt.Errorf("unknown chart %q: choose from %s", k, strings.Join(ChartKinds, ", "))
@@ -133,7 +133,7 @@ func Charts(sides []*Side, opt ChartOptions, caption plot.Caption) (map[string][
 }
 
 // trendCharts adds the trend charts of metric, or of lat.p50 and bw.
-func trendCharts(sides []*Side, metric string, caption plot.Caption, out map[string][]NamedChart) error {
+func trendCharts(sides []*Group, metric string, caption plot.Caption, out map[string][]NamedChart) error {
 	metrics := []string{compare.LatP50.Name, compare.BW.Name}
 	if metric != "" {
 		metrics = []string{metric}

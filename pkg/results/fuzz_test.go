@@ -102,7 +102,7 @@ func FuzzParse(f *testing.F) {
 					checkErrorText(t, err)
 				}
 			}
-			sides, err := Sides(docs, nil, opt)
+			sides, err := Groups(docs, nil, opt)
 			if err != nil {
 				checkErrorText(t, err)
 				continue

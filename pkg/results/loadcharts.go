@@ -27,7 +27,7 @@ type LoadChart struct {
 // the sides measured at two offered rates or more, in the order found:
 // p50, p99 and p99.9 at each rate, the closed-loop p50 when the point was
 // run closed loop too, and the knee the documents recorded.
-func LoadCharts(sides []*Side) []LoadChart {
+func LoadCharts(sides []*Group) []LoadChart {
 	var out []LoadChart
 	idx := map[Key]int{}
 	for _, s := range sides {
@@ -74,7 +74,7 @@ func LoadCharts(sides []*Side) []LoadChart {
 
 // label names the group's point without its rate, as [Describe] does
 // with the parameters that vary among the sides' points.
-func (g *loadGroup) label(sides []*Side) string {
+func (g *loadGroup) label(sides []*Group) string {
 	var all []*Point
 	for _, s := range sides {
 		all = append(all, s.Points...)
@@ -88,11 +88,11 @@ func (g *loadGroup) label(sides []*Side) string {
 // one for the closed loop: the rate offered and achieved, the latency
 // percentiles from each operation's due time, the service time's and the
 // schedule lag's p99, and the knee.
-func LoadTable(s *Side) plot.Table {
+func LoadTable(s *Group) plot.Table {
 	t := plot.Table{Header: []string{"point", "offered[ops/s]", "achieved[ops/s]", "t_typical(p50)[usec]", "t_p99[usec]",
 		"t_p99.9[usec]", "service p99[usec]", "lag p99[usec]", "knee"}}
 	for _, g := range loadGroups(s) {
-		label := g.label([]*Side{s})
+		label := g.label([]*Group{s})
 		knee, _ := g.verdict()
 		if g.closed != nil {
 			t.Rows = append(t.Rows, loadRow(label, "closed loop", g.closed, ""))

@@ -43,7 +43,7 @@ func rawCurve(t *testing.T) (rates []int, p50, p99, p99_9 []float64, curve map[s
 	return rates, p50, p99, p99_9, d.LoadCurves[0]
 }
 
-func curveSides(t *testing.T, labels ...string) []*Side {
+func curveSides(t *testing.T, labels ...string) []*Group {
 	t.Helper()
 	var docs []*Document
 	for range max(1, len(labels)) {
@@ -56,7 +56,7 @@ func curveSides(t *testing.T, labels ...string) []*Side {
 	for i, l := range labels {
 		docs[i].Label = l
 	}
-	sides, err := Sides(docs, nil, Options{})
+	sides, err := Groups(docs, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestOneRateIsNoCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Results, d.LoadCurves = d.Results[2:3], nil
-	sides, err := Sides([]*Document{d}, nil, Options{})
+	sides, err := Groups([]*Document{d}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type loadGroup struct {
 
 // loadGroups finds the side's load curves, in the order of their first
 // point.
-func loadGroups(s *Side) []*loadGroup {
+func loadGroups(s *Group) []*loadGroup {
 	var out []*loadGroup
 	byKey := map[Key]*loadGroup{}
 	for _, p := range s.Points {
@@ -61,7 +61,7 @@ func loadGroups(s *Side) []*loadGroup {
 // onLoadCurve says which of the side's points are open-loop points of a
 // load curve: the latency-against-load chart shows them, the
 // latency-against-size chart leaves them out.
-func onLoadCurve(sides []*Side) map[*Point]bool {
+func onLoadCurve(sides []*Group) map[*Point]bool {
 	out := map[*Point]bool{}
 	for _, s := range sides {
 		for _, g := range loadGroups(s) {

@@ -22,7 +22,7 @@ type line struct {
 // its completion unless poll, its parameters off their usual values or
 // differing between lines of the workload, and with several sides its
 // side's label: "write_lat", "send_lat UD event", "write_bw qps=4 (fw 2)".
-func lines(sides []*Side, want func(*Point) bool) []line {
+func lines(sides []*Group, want func(*Point) bool) []line {
 	type id struct {
 		side int
 		key  Key
@@ -77,7 +77,7 @@ func familyOf(p *Point) plot.Family {
 }
 
 // sideName is a side's label, or "no label".
-func sideName(s *Side) string {
+func sideName(s *Group) string {
 	if s.Label == "" {
 		return "no label"
 	}
@@ -91,7 +91,7 @@ func sideName(s *Side) string {
 // (they have a chart of their own, [LoadCharts]): a point run closed loop
 // and at several rates is drawn closed loop; a point run at one rate is a
 // line of its own ("write_lat at 5000 ops/s").
-func LatencySeries(sides []*Side) []plot.LatencySeries {
+func LatencySeries(sides []*Group) []plot.LatencySeries {
 	var out []plot.LatencySeries
 	curve := onLoadCurve(sides)
 	for _, l := range lines(sides, func(p *Point) bool { return p.Latency && !curve[p] }) {
@@ -113,7 +113,7 @@ func LatencySeries(sides []*Side) []plot.LatencySeries {
 
 // RateSeries returns bandwidth (bw_gbps) or message rate (msg_rate_mpps)
 // against size for the sides' bandwidth points.
-func RateSeries(sides []*Side, metric plot.RateMetric) []plot.SizeSeries {
+func RateSeries(sides []*Group, metric plot.RateMetric) []plot.SizeSeries {
 	name := compare.BW.Name
 	if metric == plot.MessageRate {
 		name = compare.MsgRate.Name
@@ -124,11 +124,11 @@ func RateSeries(sides []*Side, metric plot.RateMetric) []plot.SizeSeries {
 // CPUPerGBSeries returns the CPU seconds per GB (cpu_s_per_gb, both
 // sides' total, else the local side's) against size for the sides'
 // bandwidth points.
-func CPUPerGBSeries(sides []*Side) []plot.SizeSeries {
+func CPUPerGBSeries(sides []*Group) []plot.SizeSeries {
 	return sizeSeries(sides, compare.CPUPerGB.Name)
 }
 
-func sizeSeries(sides []*Side, metric string) []plot.SizeSeries {
+func sizeSeries(sides []*Group, metric string) []plot.SizeSeries {
 	var out []plot.SizeSeries
 	for _, l := range lines(sides, func(p *Point) bool { return !p.Latency }) {
 		s := plot.SizeSeries{Name: l.name, Family: l.family}

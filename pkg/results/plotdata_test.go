@@ -72,13 +72,13 @@ func TestSpectrumWithoutHistogram(t *testing.T) {
 	}
 }
 
-func loadSides(t *testing.T, paths ...string) []*Side {
+func loadSides(t *testing.T, paths ...string) []*Group {
 	t.Helper()
 	docs, err := Load(paths...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Sides(docs, nil, Options{})
+	s, err := Groups(docs, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

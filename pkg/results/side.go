@@ -6,9 +6,9 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
 
-// Side is the documents of one label and their pooled points, one line
+// Group is the documents of one label and their pooled points, one line
 // (or bar) of every chart.
-type Side struct {
+type Group struct {
 	// Label is the documents' label; "" for documents without one.
 	Label  string
 	Docs   []*Document
@@ -18,7 +18,7 @@ type Side struct {
 // Sides splits documents by label, in the order of [OrderLabels] (by
 // first started_at, unless order names them), documents without a label
 // last, and pools each side's points with opt.
-func Sides(docs []*Document, order []string, opt Options) ([]*Side, error) {
+func Groups(docs []*Document, order []string, opt Options) ([]*Group, error) {
 	labels, err := OrderLabels(docs, order)
 	if err != nil {
 		return nil, err
@@ -26,9 +26,9 @@ func Sides(docs []*Document, order []string, opt Options) ([]*Side, error) {
 	if slices.ContainsFunc(docs, func(d *Document) bool { return d.Label == "" }) {
 		labels = append(labels, "")
 	}
-	var out []*Side
+	var out []*Group
 	for _, l := range labels {
-		s := &Side{Label: l}
+		s := &Group{Label: l}
 		for _, d := range docs {
 			if d.Label == l {
 				s.Docs = append(s.Docs, d)

@@ -92,7 +92,7 @@ type SpectrumChart struct {
 // the side's label, or by the point with a single unlabelled side). The
 // points of a load curve share one chart, a curve per offered rate and
 // one closed loop ("at 5000 ops/s", "closed loop").
-func Spectra(sides []*Side) ([]SpectrumChart, error) {
+func Spectra(sides []*Group) ([]SpectrumChart, error) {
 	var out []SpectrumChart
 	idx := map[Key]int{}
 	var all []*Point

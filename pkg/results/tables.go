@@ -14,7 +14,7 @@ import (
 // output does, one row per document holding the point: its merged
 // figures (microseconds, 3 decimals), CPU per operation of both sides and
 // status, with the table output's marks and their footnotes.
-func LatencyTable(s *Side) plot.Table {
+func LatencyTable(s *Group) plot.Table {
 	t := plot.Table{Header: []string{"point", "runs", "#iterations", "samples", "t_min[usec]", "t_typical(p50)[usec]", "t_p90[usec]",
 		"t_p99[usec]", "t_p99.9[usec]", "t_p99.99[usec]", "t_max[usec]", "t_avg[usec]", "t_stdev[usec]", "cpu/op[usec]", "status"}}
 	names := Names(s.Points)
@@ -45,7 +45,7 @@ func LatencyTable(s *Side) plot.Table {
 // BandwidthTable tabulates a side's bandwidth points as rdma-bench's
 // table output does: peak and average bandwidth, message rate, CPU per GB
 // of both sides and status.
-func BandwidthTable(s *Side) plot.Table {
+func BandwidthTable(s *Group) plot.Table {
 	t := plot.Table{Header: []string{"point", "runs", "#iterations", "BW peak[Gb/s]", "BW average[Gb/s]", "MsgRate[Mpps]", "cpu/GB[s]", "status"}}
 	names := Names(s.Points)
 	for i, p := range s.Points {

@@ -49,8 +49,8 @@ type TrendChart struct {
 // it to which the metric applies, each label's value the median of the
 // point's runs with its 95% distribution-free interval (benchmath; no bar
 // when the runs are too few). It needs at least two labels.
-func Trends(sides []*Side, metric string) ([]TrendChart, error) {
-	var labelled []*Side
+func Trends(sides []*Group, metric string) ([]TrendChart, error) {
+	var labelled []*Group
 	for _, s := range sides {
 		if s.Label != "" {
 			labelled = append(labelled, s)
@@ -98,7 +98,7 @@ func Trends(sides []*Side, metric string) ([]TrendChart, error) {
 
 // trendSeries is one point's values across the sides; nil when no side
 // has a figure.
-func trendSeries(k Key, sides []*Side, metric string) *plot.TrendSeries {
+func trendSeries(k Key, sides []*Group, metric string) *plot.TrendSeries {
 	ts := &plot.TrendSeries{}
 	found := false
 	for _, s := range sides {

@@ -68,7 +68,3 @@ func sanitizeName(s string) string {
 		return '_'
 	}, strings.Trim(s, "."))
 }
-
-// CheckDir makes sure dir exists (creating it) and takes new files; see
-// [outfile.CheckDir].
-func CheckDir(dir string) error { return outfile.CheckDir(dir) }

@@ -4,8 +4,8 @@ package heatmap
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,11 +16,15 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
-// CheckDir refuses a --plot directory that is a file, before anything
-// is measured; a missing one is made when the heat maps are written.
+// CheckDir refuses a --plot directory the heat maps could not be written
+// into, before anything is measured, as run's --plot does
+// (outfile.ProbeDir); "" is no --plot.
 func CheckDir(dir string) error {
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return fmt.Errorf("--plot %s: not a directory", dir)
+	if dir == "" {
+		return nil
+	}
+	if err := outfile.ProbeDir(dir); err != nil {
+		return fmt.Errorf("--plot %s: %w", dir, err)
 	}
 	return nil
 }

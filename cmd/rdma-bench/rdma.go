@@ -9,17 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
-
-// comparisonEncoder names the suite's output: every RDMA result beside its
-// TCP baseline, paired by the workload table.
-const comparisonEncoder = "comparison"
-
-func init() {
-	report.Register(comparisonEncoder, report.BaselineEncoder{Baseline: workloads.Baseline})
-}
 
 // buildNote marks the version line of a build with the gate's calibrated
 // slowdown (-tags rdmabench_slowdown), so that no document of such a build

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"os"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
@@ -22,7 +23,7 @@ func runSuite(ctx context.Context, args []string) error {
 	var rep bench.Repeat
 	var pf plotFlag
 	b.Register(fs)
-	o.Register(fs, comparisonEncoder)
+	o.Register(fs, report.ComparisonEncoder)
 	rep.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run both sides in this process, on one device")

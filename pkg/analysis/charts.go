@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"io"
 	"strings"
 
@@ -103,7 +104,7 @@ func DrawDocument(dir string, doc *report.Document) ([]string, error) {
 	if err := enc.Encode(&buf, doc); err != nil {
 		return nil, err
 	}
-	rd, err := results.Parse(buf.Bytes())
+	rd, err := document.Parse(buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("reading the document back: %w", err)
 	}

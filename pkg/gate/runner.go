@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"io"
 	"os"
 	"os/exec"
@@ -116,7 +117,7 @@ func (r *Process) run(ctx context.Context, s *Side, p Point) (Measurement, error
 	case out.over:
 		return Measurement{}, fmt.Errorf("%s: printed more than %d bytes", line, maxOutput)
 	}
-	doc, err := results.Parse(out.Bytes())
+	doc, err := document.Parse(out.Bytes())
 	if err != nil {
 		return Measurement{}, &SideError{Side: s.Name, Err: fmt.Errorf("%s printed no document this rdma-bench reads: %w", line, err)}
 	}

@@ -42,7 +42,7 @@ func TestEncodersGolden(t *testing.T) {
 
 func TestNewEncoderUnknown(t *testing.T) {
 	_, err := NewEncoder("xml")
-	const want = `unknown output "xml": choose one of table, json, csv, hgrm, perftest`
+	const want = `unknown output "xml": choose one of table, json, csv, hgrm, perftest, comparison`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}

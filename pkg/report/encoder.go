@@ -10,6 +10,10 @@ import (
 // DefaultEncoder is the output format used when none is chosen.
 const DefaultEncoder = "table"
 
+// ComparisonEncoder names the suite's output: every RDMA result beside
+// its TCP baseline ([BaselineEncoder]).
+const ComparisonEncoder = "comparison"
+
 // Encoder writes a [Document] in one output format.
 type Encoder interface {
 	// Encode writes doc to w.
@@ -28,6 +32,7 @@ func init() {
 	Register("csv", csvEncoder{})
 	Register("hgrm", hgrmEncoder{})
 	Register("perftest", perftestEncoder{})
+	Register(ComparisonEncoder, BaselineEncoder{})
 }
 
 // Register makes enc available under name to [NewEncoder], replacing an

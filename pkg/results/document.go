@@ -39,12 +39,6 @@ const (
 // [document.FormatSize]).
 func FormatSize(n int) string { return document.FormatSize(n) }
 
-// The readers of pkg/document, for this package's callers.
-var (
-	ReadFile = document.ReadFile
-	Parse    = document.Parse
-)
-
 // Load reads documents for analysis (see [LoadNoting]).
 func Load(paths ...string) ([]*Document, error) { return LoadNoting(nil, paths...) }
 
@@ -107,6 +101,3 @@ func Keep(d *Document) {
 		}
 	}
 }
-
-// OtherKindError is a document of another kind (see pkg/document).
-type OtherKindError = document.OtherKindError

@@ -1,4 +1,4 @@
-package results_test
+package document_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 // TestOtherDocumentsNamed: the gate's and fabric's documents, as their
@@ -30,7 +29,7 @@ func TestOtherDocumentsNamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := results.Parse(b); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := document.Parse(b); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%T: got %v, want %s...", c.doc, err, c.want)
 		}
 	}

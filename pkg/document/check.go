@@ -118,6 +118,11 @@ func normalizeRuns(r *Result) {
 				run.Run = i + 1
 			}
 		}
+		// A document from before the runs' samples key: the one run of a
+		// result has the result's samples.
+		if len(r.Runs) == 1 && r.Runs[0].Samples == 0 {
+			r.Runs[0].Samples = r.Samples
+		}
 		return
 	}
 	r.Runs = []*Run{{Run: 1, Figures: r.Figures}}

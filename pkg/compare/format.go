@@ -2,8 +2,8 @@ package compare
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"math"
-	"strconv"
 )
 
 // fmtPct formats a change in percent with its sign, "+4.1%"; an unbounded
@@ -24,19 +24,16 @@ func fmtInterval(lo, hi float64) string {
 }
 
 // fmtValue formats a measured value with four significant digits and no
-// exponent (at most six decimals); an unbounded end reads "-inf" or "+inf".
+// exponent (report.Significant: no nonzero value rounds to zero); an
+// unbounded end reads "-inf" or "+inf".
 func fmtValue(x float64) string {
 	switch {
 	case math.IsInf(x, 1):
 		return "+inf"
 	case math.IsInf(x, -1):
 		return "-inf"
-	case x == 0:
-		return "0"
 	}
-	dec := 3 - int(math.Floor(math.Log10(math.Abs(x))))
-	dec = max(0, min(dec, 6))
-	return strconv.FormatFloat(x, 'f', dec, 64)
+	return report.Significant(x, 4)
 }
 
 // fmtP formats a p-value with three decimals, "p<0.001" below that.

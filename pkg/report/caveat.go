@@ -23,6 +23,17 @@ func Figure(v float64, prec int) string {
 	return strconv.FormatFloat(v, 'f', max(digits, prec), 64)
 }
 
+// Significant formats v with digits significant digits, as compare's
+// figures are written: 2.003, 361.2, 0.000478; never in exponent form, and
+// no nonzero figure rounds to zero.
+func Significant(v float64, digits int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	dec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	return strconv.FormatFloat(v, 'f', max(0, dec), 64)
+}
+
 // MinSamples is how many samples the percentile q (such as 99.9) needs
 // before it is more than the largest sample: 100 for p99, 1,000 for
 // p99.9, 10,000 for p99.99.

@@ -107,3 +107,11 @@ func TestComparisonCaveats(t *testing.T) {
 		t.Errorf("the tick warning %d times, want once:\n%s", n, out)
 	}
 }
+
+func TestSignificant(t *testing.T) {
+	for v, want := range map[float64]string{2.0034: "2.003", 361.21: "361.2", 0.000478: "0.0004780", 1.2e-8: "0.00000001200", 123456: "123456", 0: "0"} {
+		if got := Significant(v, 4); got != want {
+			t.Errorf("Significant(%g, 4) = %s, want %s", v, got, want)
+		}
+	}
+}

@@ -43,13 +43,14 @@ func ToDocument(doc *Document) (*document.Document, error) {
 		if err != nil {
 			return nil, err
 		}
+		if dr.Runs, err = toRuns(r, dr.Figures); err != nil {
+			return nil, err
+		}
 		if r.Server != nil {
-			srv := *r.Server
-			srv.Server, srv.Runs = nil, nil // one level: the server's own figures
-			if dr.Server, err = toResult(&srv); err != nil {
+			// One level: the server's own figures, without runs.
+			if dr.Server, err = toResult(r.Server); err != nil {
 				return nil, err
 			}
-			dr.Server.Runs = nil
 		}
 		d.Results = append(d.Results, dr)
 	}
@@ -66,8 +67,7 @@ func ToDocument(doc *Document) (*document.Document, error) {
 	return d, nil
 }
 
-// toResult is r as the document holds it, its runs included (r itself
-// when it was measured once).
+// toResult is r as the document holds it, without its runs or server.
 func toResult(r *Result) (*document.Result, error) {
 	params, err := toParams(r)
 	if err != nil {
@@ -103,18 +103,24 @@ func toResult(r *Result) (*document.Result, error) {
 	if dr.OpenLoop, err = toOpenLoop(r); err != nil {
 		return nil, err
 	}
-	runs := r.Runs
-	if len(runs) == 0 {
-		runs = []*Result{r}
+	return dr, nil
+}
+
+// toRuns are r's runs as the document holds them; a result measured once
+// is its one run, whose figures (own, given) are not computed again.
+func toRuns(r *Result, own document.Figures) ([]*document.Run, error) {
+	if len(r.Runs) == 0 {
+		return []*document.Run{{Run: 1, StartedAt: r.StartedAt, Figures: own}}, nil
 	}
-	for i, run := range runs {
-		dn := &document.Run{Run: i + 1, StartedAt: run.StartedAt}
-		if dn.Figures, err = toFigures(run, Summarize(run)); err != nil {
+	runs := make([]*document.Run, 0, len(r.Runs))
+	for i, run := range r.Runs {
+		f, err := toFigures(run, Summarize(run))
+		if err != nil {
 			return nil, err
 		}
-		dr.Runs = append(dr.Runs, dn)
+		runs = append(runs, &document.Run{Run: i + 1, StartedAt: run.StartedAt, Figures: f})
 	}
-	return dr, nil
+	return runs, nil
 }
 
 // toFigures is what r measured: the figures a result and each run hold.

@@ -150,7 +150,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 		return Measurement{}, fmt.Errorf("%s: no %s figure (%s)", p, p.Metric().Name, why)
 	}
 	m.Value = *v
-	m.AtTick = p.Latency && res.LatencyUS.Min != nil && report.AtTick(*v, *res.LatencyUS.Min)
+	m.AtTick = p.Latency && report.SavedAtTick(res.LatencyUS)
 	return m, nil
 }
 

@@ -62,7 +62,7 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 			if x != nil && Unclean(cleanOf(x)) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
-			if l := latencyOf(x); l != nil && AtTick(l.P50US(), l.MinUS()) {
+			if latencyOf(x).AtTick() {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, TickWarning))
 			}
 		}

@@ -91,7 +91,7 @@ func tickCell(s Summary) string {
 	if s.Latency == nil {
 		return ""
 	}
-	return strconv.FormatBool(AtTick(s.Latency.P50US(), s.Latency.MinUS()))
+	return strconv.FormatBool(s.Latency.AtTick())
 }
 
 func pctCoreValue(c *CPUCost) *float64 {

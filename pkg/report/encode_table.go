@@ -222,7 +222,7 @@ func writeNotes(ew *errWriter, g *group) {
 			}
 			ew.printf("note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s\n", name, what)
 		}
-		if l := g.sums[i].Latency; l != nil && AtTick(l.P50US(), l.MinUS()) {
+		if g.sums[i].Latency.AtTick() {
 			ew.printf("warning: %s: %s\n", name, TickWarning)
 		}
 		if r.OutOfRange > 0 {

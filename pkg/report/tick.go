@@ -1,6 +1,10 @@
 package report
 
-import "math"
+import (
+	"math"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+)
 
 // tickUS is the scheduler tick of Debian's kernels (CONFIG_HZ=250), the
 // kernel of the project's VM and of most Debian and Ubuntu hosts.
@@ -17,6 +21,15 @@ const tickUS = 4000
 func AtTick(p50, min float64) bool {
 	k := math.Round(p50 / tickUS)
 	return k >= 1 && k <= 4 && math.Abs(p50-k*tickUS) <= 0.1*tickUS && min < 0.5*tickUS
+}
+
+// AtTick is [AtTick] of the statistics; false for nil.
+func (l *LatencyStats) AtTick() bool { return l != nil && AtTick(l.P50US(), l.MinUS()) }
+
+// SavedAtTick is [AtTick] of a saved result's or run's latency figures;
+// false without a median or a fastest sample.
+func SavedAtTick(l *document.Latency) bool {
+	return l != nil && l.P50 != nil && l.Min != nil && AtTick(*l.P50, *l.Min)
 }
 
 // TickWarning is the warning of a latency at the tick.

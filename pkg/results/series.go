@@ -98,7 +98,7 @@ func (p *Point) runCounts(met compare.Metric) compare.RunCounts {
 		if met.Percentile > 0 && report.Thin(met.Percentile, s.Run.Samples) {
 			c.Thin++
 		}
-		if l := s.Run.LatencyUS; l != nil && l.P50 != nil && l.Min != nil && report.AtTick(*l.P50, *l.Min) {
+		if report.SavedAtTick(s.Run.LatencyUS) {
 			c.Tick++
 		}
 	}

@@ -29,7 +29,7 @@ func LatencyTable(s *Group) plot.Table {
 				l = &Latency{}
 			}
 			n := r.Samples
-			if l.P50 != nil && l.Min != nil && report.AtTick(*l.P50, *l.Min) {
+			if report.SavedAtTick(l) {
 				ticks = append(ticks, "warning: "+rowName(names[i], p, j)+": "+report.TickWarning)
 			}
 			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"io"
 	"slices"
 	"strings"
@@ -126,7 +127,7 @@ func comparisonSection(o CompareOptions, bases, paths []string, docs []*results.
 	}
 	s := &Sides{Base: base, New: docs,
 		BaseName: results.SideName(strings.Join(bases, " "), base), NewName: results.SideName(strings.Join(paths, " "), docs)}
-	c, m, skipped, err := compareSides(s, o, th, compare.Metrics())
+	c, m, skipped, err := compareSides(s, o, th, metric.All())
 	if err != nil {
 		return plot.Section{}, err
 	}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ func TestCaveatCells(t *testing.T) {
 	if got := (RunCounts{Unclean: 1, Thin: 10, Tick: 2}).cellText(); got != " (1 unclean, 10 thin*, 2 at tick)" {
 		t.Errorf("cell %q", got)
 	}
-	row := GateRow{Row: Row{Point: "write_lat RC poll 1 MiB", Metric: LatP99_9,
+	row := GateRow{Row: Row{Point: "write_lat RC poll 1 MiB", Metric: metric.LatP99_9,
 		Base: Side{N: 10, RunCounts: RunCounts{Thin: 10}}, New: Side{N: 10, RunCounts: RunCounts{Thin: 10, Tick: 3}}}}
 	notes := strings.Join(caveatNotes([]GateRow{row}), "\n")
 	for _, want := range []string{

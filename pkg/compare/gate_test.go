@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"testing"
@@ -21,19 +22,19 @@ func TestGateOutcomes(t *testing.T) {
 		r    Row
 		want Outcome
 	}{
-		{"significant, whole interval beyond", row(LatP50, 6, 8, 0.001), OutcomeFail},
-		{"significant, interval straddles", row(LatP50, 4, 8, 0.001), OutcomeInconclusive},
-		{"beyond but not significant", row(LatP50, 6, 8, 0.06), OutcomeInconclusive},
-		{"slower but within", row(LatP50, 1, 4, 0.001), OutcomePass},
-		{"within at the edge", row(LatP50, 1, 5, 0.001), OutcomePass},
-		{"faster", row(LatP50, -9, -6, 0.001), OutcomePass},
-		{"p99 under its own threshold", row(LatP99, 6, 8, 0.001), OutcomePass},
-		{"bandwidth drop beyond", row(BW, -8, -6, 0.001), OutcomeFail},
-		{"bandwidth drop straddles", row(BW, -5, -1, 0.001), OutcomeInconclusive},
-		{"bandwidth rise", row(BW, 6, 8, 0.001), OutcomePass},
-		{"message rate drop beyond", row(MsgRate, -8, -3.5, 0.01), OutcomeFail},
-		{"not gated", row(CPUPerOp, 50, 60, 0.001), OutcomeNotGated},
-		{"unbounded", row(LatP50, math.Inf(-1), math.Inf(1), 0.2), OutcomeInconclusive},
+		{"significant, whole interval beyond", row(metric.LatP50, 6, 8, 0.001), OutcomeFail},
+		{"significant, interval straddles", row(metric.LatP50, 4, 8, 0.001), OutcomeInconclusive},
+		{"beyond but not significant", row(metric.LatP50, 6, 8, 0.06), OutcomeInconclusive},
+		{"slower but within", row(metric.LatP50, 1, 4, 0.001), OutcomePass},
+		{"within at the edge", row(metric.LatP50, 1, 5, 0.001), OutcomePass},
+		{"faster", row(metric.LatP50, -9, -6, 0.001), OutcomePass},
+		{"p99 under its own threshold", row(metric.LatP99, 6, 8, 0.001), OutcomePass},
+		{"bandwidth drop beyond", row(metric.BW, -8, -6, 0.001), OutcomeFail},
+		{"bandwidth drop straddles", row(metric.BW, -5, -1, 0.001), OutcomeInconclusive},
+		{"bandwidth rise", row(metric.BW, 6, 8, 0.001), OutcomePass},
+		{"message rate drop beyond", row(metric.MsgRate, -8, -3.5, 0.01), OutcomeFail},
+		{"not gated", row(metric.CPUPerOp, 50, 60, 0.001), OutcomeNotGated},
+		{"unbounded", row(metric.LatP50, math.Inf(-1), math.Inf(1), 0.2), OutcomeInconclusive},
 	}
 	for _, c := range cases {
 		g := Gate([]Row{c.r}, th, false)
@@ -44,7 +45,7 @@ func TestGateOutcomes(t *testing.T) {
 }
 
 func TestGateMessages(t *testing.T) {
-	g := Gate([]Row{row(LatP50, 6, 8, 0.001), row(LatP50, 4, 8, 0.01)}, DefaultThresholds(), false)
+	g := Gate([]Row{row(metric.LatP50, 6, 8, 0.001), row(metric.LatP50, 4, 8, 0.01)}, DefaultThresholds(), false)
 	want := "lat.p50 +7.0% [+6.0%, +8.0%], p=0.001 (base 10.00, new 10.70 us): whole interval beyond threshold lat.p50>+5%"
 	if got := g.Rows[0].Message; got != want {
 		t.Errorf("fail message\n got %s\nwant %s", got, want)
@@ -57,11 +58,11 @@ func TestGateMessages(t *testing.T) {
 		t.Errorf("inconclusive message %q, runs %d, detectable %v", msg, gr.GateRunsNeeded, gr.GateDetectablePct)
 	}
 	// A drop in bandwidth is a regression: the detectable one is below the threshold.
-	if gr := Gate([]Row{row(BW, -5, -1, 0.01)}, DefaultThresholds(), false).Rows[0]; !(gr.GateDetectablePct < -3) {
+	if gr := Gate([]Row{row(metric.BW, -5, -1, 0.01)}, DefaultThresholds(), false).Rows[0]; !(gr.GateDetectablePct < -3) {
 		t.Errorf("bandwidth: detectable %v%%, want below -3%%: %s", gr.GateDetectablePct, gr.Message)
 	}
 	// Too few runs: the row's own reason.
-	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{1, 2, 3}, New: []float64{4, 5, 6}})
+	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: []float64{1, 2, 3}, New: []float64{4, 5, 6}})
 	g = Gate([]Row{r}, DefaultThresholds(), false)
 	if gr := g.Rows[0]; gr.Outcome != OutcomeInconclusive || gr.Message != r.Reason || gr.GateRunsNeeded != 10 {
 		t.Errorf("3 vs 3: %v %q %d", gr.Outcome, gr.Message, gr.GateRunsNeeded)
@@ -70,7 +71,7 @@ func TestGateMessages(t *testing.T) {
 
 func TestGateExitCodes(t *testing.T) {
 	th := DefaultThresholds()
-	pass, fail, unsure, ungated := row(LatP50, 1, 4, 0.001), row(LatP50, 6, 8, 0.001), row(LatP50, 4, 8, 0.001), row(CPUPerGB, 40, 50, 0.001)
+	pass, fail, unsure, ungated := row(metric.LatP50, 1, 4, 0.001), row(metric.LatP50, 6, 8, 0.001), row(metric.LatP50, 4, 8, 0.001), row(metric.CPUPerGB, 40, 50, 0.001)
 	cases := []struct {
 		rows   []Row
 		strict bool

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -28,7 +29,7 @@ func TestMedianInterval(t *testing.T) {
 		for i := range base {
 			base[i] = float64(100 + c.n - i)
 		}
-		row, err := Compare(Series{Point: "p", Metric: LatP50, Base: base, New: base}, DefaultOptions())
+		row, err := Compare(Series{Point: "p", Metric: metric.LatP50, Base: base, New: base}, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -29,7 +30,7 @@ func TestPValueAgainstEnumeration(t *testing.T) {
 			return v
 		}
 		base, nw := draw(n1, 0), draw(n2, shift)
-		row, err := Compare(Series{Point: "p", Metric: LatP50, Base: base, New: nw}, DefaultOptions())
+		row, err := Compare(Series{Point: "p", Metric: metric.LatP50, Base: base, New: nw}, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestPValueAgainstPublishedTable(t *testing.T) {
 			if got := uStat(base, nw); got != float64(u) {
 				t.Fatalf("withU(%d, %d, %d) built U = %v", c.n1, c.n2, u, got)
 			}
-			row, err := Compare(Series{Point: "p", Metric: LatP50, Base: base, New: nw}, DefaultOptions())
+			row, err := Compare(Series{Point: "p", Metric: metric.LatP50, Base: base, New: nw}, DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +75,7 @@ func TestPValueSeparated(t *testing.T) {
 		p      float64
 	}{{3, 3, 0.1}, {4, 4, 2.0 / 70}, {3, 4, 2.0 / 35}, {5, 5, 2.0 / 252}, {2, 20, 2.0 / 231}} {
 		base, nw := withU(c.n1, c.n2, 0)
-		row, err := Compare(Series{Point: "p", Metric: LatP50, Base: base, New: nw}, DefaultOptions())
+		row, err := Compare(Series{Point: "p", Metric: metric.LatP50, Base: base, New: nw}, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

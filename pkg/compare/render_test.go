@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,14 +18,14 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the rend
 func fixtureReport(t *testing.T, strict bool) Comparison {
 	t.Helper()
 	series := []Series{
-		{Point: "write_lat RC poll 64 B", Metric: LatP50, Base: spread(2.0, 1, 10), New: spread(2.16, 1, 10)},
-		{Point: "write_lat RC poll 64 B", Metric: LatP99, Base: spread(3.0, 1, 10), New: spread(3.12, 1, 10)},
-		{Point: "write_lat RC poll 64 B", Metric: CPUPerOp, Base: spread(1.5, 1, 10), New: spread(1.8, 1, 10)},
-		{Point: "write_bw RC 65536 B", Metric: BW, Base: spread(9.5, 1, 10), New: spread(10.45, 1, 10)},
-		{Point: "write_bw RC 65536 B", Metric: MsgRate, Base: spread(0.018, 1, 10), New: spread(0.018, 1, 10)},
-		{Point: "send_lat UD 8 B|inline", Metric: LatP50, Base: spread(1.8, 6, 10), New: spread(1.872, 6, 10),
+		{Point: "write_lat RC poll 64 B", Metric: metric.LatP50, Base: spread(2.0, 1, 10), New: spread(2.16, 1, 10)},
+		{Point: "write_lat RC poll 64 B", Metric: metric.LatP99, Base: spread(3.0, 1, 10), New: spread(3.12, 1, 10)},
+		{Point: "write_lat RC poll 64 B", Metric: metric.CPUPerOp, Base: spread(1.5, 1, 10), New: spread(1.8, 1, 10)},
+		{Point: "write_bw RC 65536 B", Metric: metric.BW, Base: spread(9.5, 1, 10), New: spread(10.45, 1, 10)},
+		{Point: "write_bw RC 65536 B", Metric: metric.MsgRate, Base: spread(0.018, 1, 10), New: spread(0.018, 1, 10)},
+		{Point: "send_lat UD 8 B|inline", Metric: metric.LatP50, Base: spread(1.8, 6, 10), New: spread(1.872, 6, 10),
 			NewRuns: RunCounts{Unclean: 3}},
-		{Point: "read_bw RC 4096 B", Metric: BW, Base: []float64{9.1, 9.2, 9.3}, New: []float64{8.0, 8.1, 8.2}},
+		{Point: "read_bw RC 4096 B", Metric: metric.BW, Base: []float64{9.1, 9.2, 9.3}, New: []float64{8.0, 8.1, 8.2}},
 	}
 	var rows []Row
 	for _, s := range series {

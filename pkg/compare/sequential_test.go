@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -25,8 +26,8 @@ func TestPlan(t *testing.T) {
 }
 
 func TestDecide(t *testing.T) {
-	lat := Threshold{Metric: LatP50, LimitPct: 5}
-	bw := Threshold{Metric: BW, LimitPct: 5}
+	lat := Threshold{Metric: metric.LatP50, LimitPct: 5}
+	bw := Threshold{Metric: metric.BW, LimitPct: 5}
 	cases := []struct {
 		th          Threshold
 		est, lo, hi float64
@@ -68,7 +69,7 @@ func TestDecisionText(t *testing.T) {
 }
 
 func TestDetectablePct(t *testing.T) {
-	lat := Threshold{Metric: LatP50, LimitPct: 5}
+	lat := Threshold{Metric: metric.LatP50, LimitPct: 5}
 	// A 99% interval of +/-4% (in log units) around 0: a change must clear
 	// 4% plus 0.84 standard errors of 4%/2.576.
 	h := 0.04
@@ -82,7 +83,7 @@ func TestDetectablePct(t *testing.T) {
 	if got := DetectablePct(s, lat); got < 2.5 || got > 2.7 {
 		t.Errorf("narrow: %g, want just above 2.5", got)
 	}
-	bw := Threshold{Metric: BW, LimitPct: 5}
+	bw := Threshold{Metric: metric.BW, LimitPct: 5}
 	s = Shift{EstimatePct: 0, LoPct: math.Expm1(-h) * 100, HiPct: math.Expm1(h) * 100, Confidence: 0.99}
 	wantBW := -math.Expm1(-(h + 0.8416212335729143*h/2.5758293035489)) * 100
 	if got := DetectablePct(s, bw); math.Abs(got-wantBW) > 1e-6 {
@@ -99,7 +100,7 @@ func TestDetectablePct(t *testing.T) {
 func TestPlanFalseAlarms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	p := Plan{Alpha: 0.05, Rows: 5, Looks: 4}
-	lat := Threshold{Metric: LatP50, LimitPct: 5}
+	lat := Threshold{Metric: metric.LatP50, LimitPct: 5}
 	const gates = 400
 	fails := 0
 	for range gates {

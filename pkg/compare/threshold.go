@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"regexp"
 	"strconv"
@@ -91,7 +92,7 @@ func parseThreshold(item string) (Threshold, error) {
 	if op < 0 {
 		return Threshold{}, errors.New("want METRIC>+N% or METRIC<-N%, such as lat.p50>+5% or bw<-3%")
 	}
-	m, err := LookupMetric(strings.TrimSpace(item[:op]))
+	m, err := metric.Lookup(strings.TrimSpace(item[:op]))
 	if err != nil {
 		return Threshold{}, err
 	}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"reflect"
 	"testing"
 )
@@ -10,7 +11,7 @@ func TestParseThresholdsGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Threshold{{LatP50, 5}, {LatP99, 10.5}, {BW, 3}, {CPUPerGB, 0}}
+	want := []Threshold{{metric.LatP50, 5}, {metric.LatP99, 10.5}, {metric.BW, 3}, {metric.CPUPerGB, 0}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
@@ -27,7 +28,7 @@ func TestParseThresholdsGood(t *testing.T) {
 }
 
 func TestDefaultThresholds(t *testing.T) {
-	want := []Threshold{{LatP50, 5}, {LatP99, 10}, {BW, 3}, {MsgRate, 3}}
+	want := []Threshold{{metric.LatP50, 5}, {metric.LatP99, 10}, {metric.BW, 3}, {metric.MsgRate, 3}}
 	if got := DefaultThresholds(); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

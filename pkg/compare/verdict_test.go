@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"testing"
@@ -36,13 +37,13 @@ func TestVerdictDirections(t *testing.T) {
 		ratio  float64
 		want   Verdict
 	}{
-		{"latency up is slower", LatP50, 1.10, Slower},
-		{"latency down is faster", LatP99, 0.90, Faster},
-		{"bandwidth up is faster", BW, 1.10, Faster},
-		{"bandwidth down is slower", BW, 0.90, Slower},
-		{"message rate down is slower", MsgRate, 0.90, Slower},
-		{"cpu per op up is slower", CPUPerOp, 1.10, Slower},
-		{"cpu per GB down is faster", CPUPerGB, 0.90, Faster},
+		{"latency up is slower", metric.LatP50, 1.10, Slower},
+		{"latency down is faster", metric.LatP99, 0.90, Faster},
+		{"bandwidth up is faster", metric.BW, 1.10, Faster},
+		{"bandwidth down is slower", metric.BW, 0.90, Slower},
+		{"message rate down is slower", metric.MsgRate, 0.90, Slower},
+		{"cpu per op up is slower", metric.CPUPerOp, 1.10, Slower},
+		{"cpu per GB down is faster", metric.CPUPerGB, 0.90, Faster},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,13 +62,13 @@ func TestVerdictDirections(t *testing.T) {
 
 func TestVerdictSame(t *testing.T) {
 	v := spread(10, 1, 10)
-	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: v, New: append([]float64(nil), v...)})
+	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: v, New: append([]float64(nil), v...)})
 	if r.Verdict != Same || r.P != 1 || r.ChangePct != 0 || r.ChangeLoPct < -2 || r.ChangeHiPct > 2 {
 		t.Fatalf("identical samples: %v p=%v %v%% %s: %s", r.Verdict, r.P, r.ChangePct,
 			fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.Reason)
 	}
 	// A significant change smaller than the noise band is still Same.
-	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 0.2, 10), New: spread(10.1, 0.2, 10)})
+	r = mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: spread(10, 0.2, 10), New: spread(10.1, 0.2, 10)})
 	if r.Verdict != Same || r.P >= 0.05 {
 		t.Fatalf("+1%% inside the band: %v p=%v: %s", r.Verdict, r.P, r.Reason)
 	}
@@ -75,7 +76,7 @@ func TestVerdictSame(t *testing.T) {
 
 func TestVerdictInconclusiveNoisy(t *testing.T) {
 	// +4% on values spread over +/-6%: the interval straddles the band.
-	r := mustCompare(t, Series{Point: "write_lat RC poll 64 B", Metric: LatP50,
+	r := mustCompare(t, Series{Point: "write_lat RC poll 64 B", Metric: metric.LatP50,
 		Base: spread(10, 6, 10), New: spread(10.4, 6, 10)})
 	if r.Verdict != Inconclusive || r.RunsNeeded <= 10 || r.RunsNeeded >= maxRunsEstimate {
 		t.Fatalf("got %v, runs needed %d: %s", r.Verdict, r.RunsNeeded, r.Reason)
@@ -98,14 +99,14 @@ func TestVerdictInconclusiveNoisy(t *testing.T) {
 		rise float64
 		want Verdict
 	}{{r.DetectableHiPct, Slower}, {math.Expm1(math.Log1p(0.02)+h/2) * 100, Inconclusive}} {
-		got := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 6, 10), New: spread(10*(1+c.rise/100), 6, 10)})
+		got := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: spread(10, 6, 10), New: spread(10*(1+c.rise/100), 6, 10)})
 		if got.Verdict != c.want {
 			t.Errorf("a rise of %.2f%%: %v, want %v: %s", c.rise, got.Verdict, c.want, got.Reason)
 		}
 	}
 	// The same spread with the estimated number of runs decides.
 	n := r.RunsNeeded
-	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 6, n), New: spread(10.4, 6, n)})
+	r = mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: spread(10, 6, n), New: spread(10.4, 6, n)})
 	if r.Verdict != Slower {
 		t.Errorf("with %d runs per side: %v: %s", n, r.Verdict, r.Reason)
 	}
@@ -113,7 +114,7 @@ func TestVerdictInconclusiveNoisy(t *testing.T) {
 
 func TestVerdictTooFewRuns(t *testing.T) {
 	// Even a 50% slowdown cannot be significant with 3 runs per side.
-	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2}, New: []float64{15, 15.1, 15.2}})
+	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: []float64{10, 10.1, 10.2}, New: []float64{15, 15.1, 15.2}})
 	want := "too few runs (3 base, 3 new): the smallest p-value the Mann-Whitney test can give is 0.100, " +
 		"not below alpha 0.05, so no change, however large, can be decided with these runs; at least 4 runs per side are needed; " +
 		"rerun both sides with --repeat 10"
@@ -125,13 +126,13 @@ func TestVerdictTooFewRuns(t *testing.T) {
 	}
 	// A single run per side, equal or not, is too few but not an error.
 	for _, nw := range []float64{10, 12} {
-		r = mustCompare(t, Series{Point: "x", Metric: BW, Base: []float64{10}, New: []float64{nw}})
+		r = mustCompare(t, Series{Point: "x", Metric: metric.BW, Base: []float64{10}, New: []float64{nw}})
 		if r.Verdict != Inconclusive || !strings.HasPrefix(r.Reason, "too few runs (1 base, 1 new)") {
 			t.Errorf("1 vs 1 (%v): %v: %s", nw, r.Verdict, r.Reason)
 		}
 	}
 	// 4 per side can decide a clear change.
-	r = mustCompare(t, Series{Point: "x", Metric: LatP50, Base: []float64{10, 10.1, 10.2, 10.3}, New: []float64{15, 15.1, 15.2, 15.3}})
+	r = mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: []float64{10, 10.1, 10.2, 10.3}, New: []float64{15, 15.1, 15.2, 15.3}})
 	if r.Verdict != Slower {
 		t.Errorf("4 vs 4: %v: %s", r.Verdict, r.Reason)
 	}
@@ -144,21 +145,21 @@ func TestCompareBadInput(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Series{Point: "p", Metric: LatP50, New: ok}, DefaultOptions(), `point "p", metric lat.p50: base side has no values`},
-		{Series{Point: "p", Metric: BW, Base: ok, New: []float64{1, math.NaN()}}, DefaultOptions(),
+		{Series{Point: "p", Metric: metric.LatP50, New: ok}, DefaultOptions(), `point "p", metric lat.p50: base side has no values`},
+		{Series{Point: "p", Metric: metric.BW, Base: ok, New: []float64{1, math.NaN()}}, DefaultOptions(),
 			`point "p", metric bw: new value 2 of 2 is NaN: want a positive finite number`},
-		{Series{Point: "p", Metric: BW, Base: []float64{math.Inf(1)}, New: ok}, DefaultOptions(),
+		{Series{Point: "p", Metric: metric.BW, Base: []float64{math.Inf(1)}, New: ok}, DefaultOptions(),
 			`point "p", metric bw: base value 1 of 1 is +Inf: want a positive finite number`},
-		{Series{Point: "p", Metric: CPUPerOp, Base: ok, New: []float64{-1.5}}, DefaultOptions(),
+		{Series{Point: "p", Metric: metric.CPUPerOp, Base: ok, New: []float64{-1.5}}, DefaultOptions(),
 			`point "p", metric cpu.op: new value 1 of 1 is -1.5: want a positive finite number`},
-		{Series{Point: "p", Metric: CPUPerGB, Base: []float64{0}, New: ok}, DefaultOptions(),
+		{Series{Point: "p", Metric: metric.CPUPerGB, Base: []float64{0}, New: ok}, DefaultOptions(),
 			`point "p", metric cpu.gb: base value 1 of 1 is 0: want a positive finite number`},
 		{Series{Point: "p", Base: ok, New: ok}, DefaultOptions(), `point "p": metric has no name`},
-		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 95, Alpha: 0.05},
+		{Series{Point: "p", Metric: metric.LatP50, Base: ok, New: ok}, Options{Confidence: 95, Alpha: 0.05},
 			`point "p", metric lat.p50: confidence 95: want a level between 0 and 1 such as 0.95`},
-		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0},
+		{Series{Point: "p", Metric: metric.LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0},
 			`point "p", metric lat.p50: alpha 0: want a significance level between 0 and 1 such as 0.05`},
-		{Series{Point: "p", Metric: LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0.05, NoiseBandPct: -1},
+		{Series{Point: "p", Metric: metric.LatP50, Base: ok, New: ok}, Options{Confidence: 0.95, Alpha: 0.05, NoiseBandPct: -1},
 			`point "p", metric lat.p50: noise band -1%: want a percentage from 0 to below 100 such as 2`},
 	}
 	for _, c := range cases {
@@ -169,18 +170,6 @@ func TestCompareBadInput(t *testing.T) {
 	}
 }
 
-func TestLookupMetric(t *testing.T) {
-	m, err := LookupMetric("bw")
-	if err != nil || m != BW || !m.HigherIsBetter || m.Unit != "Gb/s" {
-		t.Errorf("bw: %+v, %v", m, err)
-	}
-	_, err = LookupMetric("lat.p95")
-	want := `unknown metric "lat.p95" (known: lat.p50, lat.p99, lat.p99_9, bw, msgrate, cpu.op, cpu.gb)`
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
-	}
-}
-
 // TestChangeIsHodgesLehmann: the change every format shows is the
 // Hodges-Lehmann estimate, the centre of its interval, even where the
 // change of the medians is far from it (two modes, the new side's median
@@ -188,7 +177,7 @@ func TestLookupMetric(t *testing.T) {
 func TestChangeIsHodgesLehmann(t *testing.T) {
 	base := []float64{1, 1, 1, 1, 1, 5, 5, 5, 5, 5}
 	nw := []float64{1, 1, 1, 1, 1, 1, 5, 5, 5, 5}
-	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: base, New: nw})
+	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: base, New: nw})
 	sh, err := ShiftInterval(base, nw, 0.95)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +197,7 @@ func TestChangeIsHodgesLehmann(t *testing.T) {
 // TestHintRepeat: a row a few more runs would decide says how many, with
 // --repeat.
 func TestHintRepeat(t *testing.T) {
-	r := mustCompare(t, Series{Point: "x", Metric: LatP50, Base: spread(10, 3, 10), New: spread(10.4, 3, 10)})
+	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: spread(10, 3, 10), New: spread(10.4, 3, 10)})
 	if r.Verdict != Inconclusive || r.RunsNeeded > practicalRuns || r.Hint != fmt.Sprintf("rerun both sides with --repeat %d", r.RunsNeeded) ||
 		!strings.Contains(r.Reason, r.Hint) {
 		t.Errorf("%v, %d runs needed, hint %q: %s", r.Verdict, r.RunsNeeded, r.Hint, r.Reason)

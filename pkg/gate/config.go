@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"time"
@@ -63,9 +64,9 @@ func (p Point) String() string {
 // Metric is the metric the point is gated on.
 func (p Point) Metric() compare.Metric {
 	if p.Latency {
-		return compare.LatP50
+		return metric.LatP50
 	}
-	return compare.BW
+	return metric.BW
 }
 
 func sizeText(n int) string {

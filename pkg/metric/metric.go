@@ -33,6 +33,9 @@ type Metric struct {
 	HigherIsBetter bool
 	// What says what the metric is, for captions: "p50 latency".
 	What string
+	// Axis titles a chart's axis of the metric, its unit as a reader
+	// writes it: "p50 latency (µs)".
+	Axis string
 	// Key names the figure in the saved documents: the run document's
 	// key ("bw_gbps", or "p50_us" inside latency_us) and the suffix of a
 	// fabric pair's figure ("write_lat.p50_us").
@@ -48,13 +51,13 @@ type Metric struct {
 
 // The metrics, in display order.
 var (
-	LatP50   = Metric{Name: "lat.p50", Unit: "us", What: "p50 latency", Key: "p50_us", Percentile: 50, For: LatencyPoints}
-	LatP99   = Metric{Name: "lat.p99", Unit: "us", What: "p99 latency", Key: "p99_us", Percentile: 99, For: LatencyPoints}
-	LatP99_9 = Metric{Name: "lat.p99_9", Unit: "us", What: "p99.9 latency", Key: "p99_9_us", Percentile: 99.9, For: LatencyPoints}
-	BW       = Metric{Name: "bw", Unit: "Gb/s", HigherIsBetter: true, What: "bandwidth", Key: "bw_gbps", For: BandwidthPoints}
-	MsgRate  = Metric{Name: "msgrate", Unit: "Mpps", HigherIsBetter: true, What: "message rate", Key: "msg_rate_mpps", For: BandwidthPoints}
-	CPUPerOp = Metric{Name: "cpu.op", Unit: "us/op", What: "CPU per operation", Key: "cpu_us_per_op", For: AllPoints}
-	CPUPerGB = Metric{Name: "cpu.gb", Unit: "s/GB", What: "CPU per GB", Key: "cpu_s_per_gb", For: BandwidthPoints}
+	LatP50   = Metric{Name: "lat.p50", Unit: "us", What: "p50 latency", Axis: "p50 latency (µs)", Key: "p50_us", Percentile: 50, For: LatencyPoints}
+	LatP99   = Metric{Name: "lat.p99", Unit: "us", What: "p99 latency", Axis: "p99 latency (µs)", Key: "p99_us", Percentile: 99, For: LatencyPoints}
+	LatP99_9 = Metric{Name: "lat.p99_9", Unit: "us", What: "p99.9 latency", Axis: "p99.9 latency (µs)", Key: "p99_9_us", Percentile: 99.9, For: LatencyPoints}
+	BW       = Metric{Name: "bw", Unit: "Gb/s", HigherIsBetter: true, What: "bandwidth", Axis: "bandwidth (Gb/s)", Key: "bw_gbps", For: BandwidthPoints}
+	MsgRate  = Metric{Name: "msgrate", Unit: "Mpps", HigherIsBetter: true, What: "message rate", Axis: "message rate (Mpps)", Key: "msg_rate_mpps", For: BandwidthPoints}
+	CPUPerOp = Metric{Name: "cpu.op", Unit: "us/op", What: "CPU per operation", Axis: "CPU per operation (µs)", Key: "cpu_us_per_op", For: AllPoints}
+	CPUPerGB = Metric{Name: "cpu.gb", Unit: "s/GB", What: "CPU per GB", Axis: "CPU per GB (s)", Key: "cpu_s_per_gb", For: BandwidthPoints}
 )
 
 var all = []Metric{LatP50, LatP99, LatP99_9, BW, MsgRate, CPUPerOp, CPUPerGB}

@@ -9,7 +9,7 @@ import (
 func TestTable(t *testing.T) {
 	keys := map[string]bool{}
 	for _, m := range All() {
-		if m.Name == "" || m.Unit == "" || m.What == "" || m.Key == "" || m.For == 0 {
+		if m.Name == "" || m.Unit == "" || m.What == "" || m.Axis == "" || m.Key == "" || m.For == 0 {
 			t.Errorf("%+v: a column is empty", m)
 		}
 		if keys[m.Key] {
@@ -42,5 +42,17 @@ func TestValue(t *testing.T) {
 	}
 	if !LatP99.AppliesTo(true) || LatP99.AppliesTo(false) || BW.AppliesTo(true) || !CPUPerOp.AppliesTo(true) || !CPUPerOp.AppliesTo(false) || CPUPerGB.AppliesTo(true) {
 		t.Error("AppliesTo")
+	}
+}
+
+func TestLookupMetric(t *testing.T) {
+	m, err := Lookup("bw")
+	if err != nil || m != BW || !m.HigherIsBetter || m.Unit != "Gb/s" {
+		t.Errorf("bw: %+v, %v", m, err)
+	}
+	_, err = Lookup("lat.p95")
+	want := `unknown metric "lat.p95" (known: lat.p50, lat.p99, lat.p99_9, bw, msgrate, cpu.op, cpu.gb)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"slices"
 	"strings"
 
@@ -40,7 +41,7 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 		}
 	}
 	if opt.Metric != "" {
-		if _, err := compare.LookupMetric(opt.Metric); err != nil {
+		if _, err := metric.Lookup(opt.Metric); err != nil {
 			return nil, fmt.Errorf("trend metric %q: unknown: choose from %s", opt.Metric, strings.Join(metricNames(), ", "))
 		}
 	}
@@ -132,11 +133,12 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 	return out, nil
 }
 
-// trendCharts adds the trend charts of metric, or of lat.p50 and bw.
-func trendCharts(sides []*Group, metric string, caption plot.Caption, out map[string][]NamedChart) error {
-	metrics := []string{compare.LatP50.Name, compare.BW.Name}
-	if metric != "" {
-		metrics = []string{metric}
+// trendCharts adds the trend charts of the metric called name, or of
+// lat.p50 and bw.
+func trendCharts(sides []*Group, name string, caption plot.Caption, out map[string][]NamedChart) error {
+	metrics := []string{metric.LatP50.Name, metric.BW.Name}
+	if name != "" {
+		metrics = []string{name}
 	}
 	var why error
 	for _, m := range metrics {
@@ -183,7 +185,7 @@ func ComparisonCharts(title string, g compare.GateResult, m *Matching, caption p
 
 func metricNames() []string {
 	var out []string
-	for _, m := range compare.Metrics() {
+	for _, m := range metric.All() {
 		out = append(out, m.Name)
 	}
 	return out
@@ -193,11 +195,11 @@ func metricNames() []string {
 // metric, in display order.
 func ParseMetrics(list string) ([]compare.Metric, error) {
 	if strings.TrimSpace(list) == "" {
-		return compare.Metrics(), nil
+		return metric.All(), nil
 	}
 	var out []compare.Metric
 	for _, n := range strings.Split(list, ",") {
-		m, err := compare.LookupMetric(strings.TrimSpace(n))
+		m, err := metric.Lookup(strings.TrimSpace(n))
 		if err != nil {
 			return nil, fmt.Errorf("unknown metric %q: choose from %s", strings.TrimSpace(n), strings.Join(metricNames(), ", "))
 		}

@@ -1,11 +1,11 @@
 package results
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"maps"
 	"math"
 	"strconv"
 
-	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -45,18 +45,18 @@ func LoadCharts(sides []*Group) []LoadChart {
 			}
 			c := plot.LoadCurve{Name: name, Family: familyOf(g.open[0]), ClosedP50US: math.NaN()}
 			for _, p := range g.open {
-				p50, ok := p.Figure(compare.LatP50.Name)
+				p50, ok := p.Figure(metric.LatP50.Name)
 				if !ok {
 					continue
 				}
 				c.Points = append(c.Points, plot.LoadPoint{OfferedOPS: float64(p.Key.RateOPS()), P50US: p50,
-					P99US: figureOrNaN(p, compare.LatP99.Name), P99_9US: figureOrNaN(p, compare.LatP99_9.Name)})
+					P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name)})
 			}
 			if len(c.Points) == 0 {
 				continue
 			}
 			if g.closed != nil {
-				c.ClosedP50US = figureOrNaN(g.closed, compare.LatP50.Name)
+				c.ClosedP50US = figureOrNaN(g.closed, metric.LatP50.Name)
 			}
 			knee, sums := g.verdict()
 			c.KneeOPS = float64(knee)
@@ -129,6 +129,6 @@ func loadRow(label, offered string, p *Point, knee string) []string {
 			lag = num(o.LagUS.P99, 3)
 		}
 	}
-	return []string{label, offered, achieved, fig(compare.LatP50.Name), fig(compare.LatP99.Name), fig(compare.LatP99_9.Name),
+	return []string{label, offered, achieved, fig(metric.LatP50.Name), fig(metric.LatP99.Name), fig(metric.LatP99_9.Name),
 		service, lag, knee}
 }

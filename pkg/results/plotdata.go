@@ -1,11 +1,11 @@
 package results
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -97,12 +97,12 @@ func LatencySeries(sides []*Group) []plot.LatencySeries {
 	for _, l := range lines(sides, func(p *Point) bool { return p.Latency && !curve[p] }) {
 		s := plot.LatencySeries{Name: l.name, Family: l.family}
 		for _, p := range l.points {
-			p50, ok := p.Figure(compare.LatP50.Name)
+			p50, ok := p.Figure(metric.LatP50.Name)
 			if !ok {
 				continue
 			}
 			s.Points = append(s.Points, plot.LatencyPoint{SizeBytes: p.Key.SizeBytes, P50US: p50,
-				P99US: figureOrNaN(p, compare.LatP99.Name), P99_9US: figureOrNaN(p, compare.LatP99_9.Name)})
+				P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name)})
 		}
 		if len(s.Points) > 0 {
 			out = append(out, s)
@@ -113,10 +113,10 @@ func LatencySeries(sides []*Group) []plot.LatencySeries {
 
 // RateSeries returns bandwidth (bw_gbps) or message rate (msg_rate_mpps)
 // against size for the sides' bandwidth points.
-func RateSeries(sides []*Group, metric plot.RateMetric) []plot.SizeSeries {
-	name := compare.BW.Name
-	if metric == plot.MessageRate {
-		name = compare.MsgRate.Name
+func RateSeries(sides []*Group, rate plot.RateMetric) []plot.SizeSeries {
+	name := metric.BW.Name
+	if rate == plot.MessageRate {
+		name = metric.MsgRate.Name
 	}
 	return sizeSeries(sides, name)
 }
@@ -125,7 +125,7 @@ func RateSeries(sides []*Group, metric plot.RateMetric) []plot.SizeSeries {
 // sides' total, else the local side's) against size for the sides'
 // bandwidth points.
 func CPUPerGBSeries(sides []*Group) []plot.SizeSeries {
-	return sizeSeries(sides, compare.CPUPerGB.Name)
+	return sizeSeries(sides, metric.CPUPerGB.Name)
 }
 
 func sizeSeries(sides []*Group, metric string) []plot.SizeSeries {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"testing"
@@ -148,8 +149,8 @@ func TestTrends(t *testing.T) {
 // a regression where the gate failed, inconclusive where it could not
 // decide; an unbounded interval is none.
 func TestWhiskers(t *testing.T) {
-	lo := compare.Row{Point: "write_lat RC poll 64 B", Metric: compare.LatP50, ChangePct: 8, ChangeLoPct: 7, ChangeHiPct: 9}
-	bw := compare.Row{Point: "write_bw RC poll 64 KiB", Metric: compare.BW, ChangePct: -12, ChangeLoPct: math.Inf(-1), ChangeHiPct: math.Inf(1)}
+	lo := compare.Row{Point: "write_lat RC poll 64 B", Metric: metric.LatP50, ChangePct: 8, ChangeLoPct: 7, ChangeHiPct: 9}
+	bw := compare.Row{Point: "write_bw RC poll 64 KiB", Metric: metric.BW, ChangePct: -12, ChangeLoPct: math.Inf(-1), ChangeHiPct: math.Inf(1)}
 	g := compare.Gate([]compare.Row{lo, bw}, compare.DefaultThresholds(), false)
 	ws := Whiskers(g)
 	if len(ws) != 2 || ws[0].Label != "write_lat RC poll 64 B lat.p50" || ws[0].DeltaPct != 8 || ws[0].LoPct != 7 ||

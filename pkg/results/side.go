@@ -1,6 +1,7 @@
 package results
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"slices"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
@@ -73,5 +74,5 @@ func (p *Point) Figure(metric string) (v float64, ok bool) {
 }
 
 var latencyPercent = map[string]float64{
-	compare.LatP50.Name: 50, compare.LatP99.Name: 99, compare.LatP99_9.Name: 99.9,
+	metric.LatP50.Name: 50, metric.LatP99.Name: 99, metric.LatP99_9.Name: 99.9,
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,7 +95,7 @@ func TestTablesCaveats(t *testing.T) {
 // columns and cells: a side too small for a median's interval reads
 // "[no CI]" as in compare's table, not as infinite bounds.
 func TestComparisonTable(t *testing.T) {
-	r, err := compare.Compare(compare.Series{Point: "write_lat RC poll 64 B", Metric: compare.LatP50,
+	r, err := compare.Compare(compare.Series{Point: "write_lat RC poll 64 B", Metric: metric.LatP50,
 		Base: []float64{2, 2.1, 2.2}, New: []float64{2.3, 2.4, 2.5}}, compare.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 
@@ -11,25 +12,13 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
-// Axis names a metric's axis with its unit, such as "p50 latency (µs)".
-func Axis(metric string) string {
-	switch metric {
-	case compare.LatP50.Name:
-		return "p50 latency (µs)"
-	case compare.LatP99.Name:
-		return "p99 latency (µs)"
-	case compare.LatP99_9.Name:
-		return "p99.9 latency (µs)"
-	case compare.BW.Name:
-		return "bandwidth (Gb/s)"
-	case compare.MsgRate.Name:
-		return "message rate (Mpps)"
-	case compare.CPUPerOp.Name:
-		return "CPU per operation (µs)"
-	case compare.CPUPerGB.Name:
-		return "CPU per GB (s)"
+// Axis names a metric's axis with its unit, such as "p50 latency (µs)"
+// (package metric's table); an unknown metric by its name.
+func Axis(name string) string {
+	if m, err := metric.Lookup(name); err == nil {
+		return m.Axis
 	}
-	return metric
+	return name
 }
 
 // TrendChart is the input of one trend chart.

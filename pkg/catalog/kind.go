@@ -1,7 +1,5 @@
 package catalog
 
-import "fmt"
-
 // Kind tells what a result measures, and so how it is tabulated.
 type Kind int
 
@@ -25,22 +23,4 @@ func (k Kind) String() string {
 	default:
 		return "unknown"
 	}
-}
-
-// MarshalText encodes the kind as its name.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText decodes a kind name written by MarshalText.
-func (k *Kind) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "latency":
-		*k = Latency
-	case "bandwidth":
-		*k = Bandwidth
-	case "unknown", "":
-		*k = KindUnknown
-	default:
-		return fmt.Errorf("unknown result kind %q", b)
-	}
-	return nil
 }

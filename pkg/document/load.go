@@ -14,35 +14,20 @@ import (
 	"github.com/rdma-bench/rdma-bench/internal/safetext"
 )
 
-// Load reads rdma-bench documents. Each path is a file (read whatever its
-// name; a FIFO or /dev/stdin named so is read as a stream), a directory
-// (every *.json in it, not in subdirectories, leaving out dot-files and
-// *.tmp, the temporary files of an interrupted save) or a glob pattern
-// such as "results/*-base.json". What a directory or a pattern finds must
-// be a regular file. No file is read past infile.MaxBytes. A file named
-// twice is read once. The documents come back in the order found; an
-// error names the file and what was wrong in it.
-func Load(paths ...string) ([]*Document, error) {
-	return LoadNoting(nil, paths...)
-}
-
-// LoadNoting is [Load], which leaves out a document of another kind (a
-// fabric or gate document) that a directory or a pattern finds; note, if
-// not nil, is told of each. A document of another kind that the user
-// named is an error.
-func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
-	var docs []*Document
-	err := Each(note, func(d *Document) error {
-		docs = append(docs, d)
-		return nil
-	}, paths...)
-	return docs, err
-}
-
-// Each reads the documents of paths one at a time, as [LoadNoting] finds
-// them, and hands each to fn before reading the next: a reader that keeps
-// only what it analyses holds one document in memory at a time. It stops
-// at the first error, fn's included.
+// Each reads the rdma-bench documents of paths one at a time and hands
+// each to fn before reading the next: a reader that keeps only what it
+// analyses holds one document in memory at a time. Each path is a file
+// (read whatever its name; a FIFO or /dev/stdin named so is read as a
+// stream), a directory (every *.json in it, not in subdirectories,
+// leaving out dot-files and *.tmp, the temporary files of an interrupted
+// save) or a glob pattern such as "results/*-base.json". What a directory
+// or a pattern finds must be a regular file. No file is read past
+// infile.MaxBytes. A file named twice is read once. The documents come in
+// the order found; an error names the file and what was wrong in it. A
+// document of another kind (a fabric or gate document) that a directory
+// or a pattern finds is left out, and note, if not nil, told of it; one
+// the user named is an error. Each stops at the first error, fn's
+// included.
 func Each(note func(string), fn func(*Document) error, paths ...string) error {
 	if len(paths) == 0 {
 		return errors.New("no documents named: want files, directories or glob patterns")

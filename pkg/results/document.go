@@ -42,8 +42,8 @@ func FormatSize(n int) string { return document.FormatSize(n) }
 // Load reads documents for analysis (see [LoadNoting]).
 func Load(paths ...string) ([]*Document, error) { return LoadNoting(nil, paths...) }
 
-// LoadNoting reads the documents that paths name as [document.LoadNoting]
-// does, one at a time: each is trimmed to what the analysis and its views
+// LoadNoting reads the documents that paths name as [document.Each] does,
+// one at a time, note told of each document of another kind left out: each is trimmed to what the analysis and its views
 // read ([Keep]) before the next is read, so that memory grows with the
 // figures kept, not with the documents' size.
 func LoadNoting(note func(string), paths ...string) ([]*Document, error) {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -44,7 +45,15 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 		if Unclean(cleanOf(r)) {
 			ew.printf("# not clean: %s\n", r.Counters.Verdict)
 		}
-		if l := Summarize(r).Latency; l != nil && (l.Exact || (r.Moments != nil && r.Moments.Count > 0)) {
+		l := Summarize(r).Latency
+		if n := h.TotalCount(); Thin(99.9, n) {
+			ew.printf("# thin: %d samples: a percentile above p%s is the largest sample, or near it (p99 needs 100 samples, p99.9 1,000)\n",
+				n, strconv.FormatFloat(100*(1-1/float64(n)), 'f', -1, 64))
+		}
+		if l.AtTick() {
+			ew.printf("# warning: %s\n", TickWarning)
+		}
+		if l != nil && (l.Exact || (r.Moments != nil && r.Moments.Count > 0)) {
 			ew.printf("# exact: min=%s max=%s mean=%s stdev=%s us (the #[...] footer is at histogram precision)\n",
 				exact(l.MinUS()), exact(l.MaxUS()), exact(l.MeanUS()), exact(l.StdevUS()))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/measure"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -60,7 +61,7 @@ func runFabric(ctx context.Context, args []string) error {
 		return deviceError(err)
 	}
 	s := measure.Setup{World: world, Specs: pts.Specs, Device: pts.Device, Local: f.Bench.Local,
-		Params: params, Version: fabricVersion(), NewDocument: newDocument, Log: os.Stderr}
+		Params: params, Version: fabricVersion(), NewDocument: func() *report.Document { return newDocument(os.Args) }, Log: os.Stderr}
 	if fs.Changed("port") {
 		s.Port = f.Bench.Port
 	}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
@@ -25,8 +24,9 @@ func deviceError(err error) error {
 	return err
 }
 
-// newDocument starts the report of this invocation.
-func newDocument() *report.Document {
+// newDocument starts the report of an invocation, cmdline its command
+// line (os.Args).
+func newDocument(cmdline []string) *report.Document {
 	v := buildVersion()
-	return bench.NewDocument(report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit}, os.Args)
+	return bench.NewDocument(report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit}, cmdline)
 }

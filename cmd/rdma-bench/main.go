@@ -88,23 +88,28 @@ func main() {
 	ctx, stop := interrupts()
 	err := cmd.run(ctx, os.Args[2:])
 	stop()
-	switch {
-	case err == nil:
-	case errors.Is(err, pflag.ErrHelp):
-	case errors.As(err, new(*badInput)), inputerr.Is(err):
-		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
-		os.Exit(2)
-	case errors.As(err, new(*exitStatus)):
-		var st *exitStatus
-		errors.As(err, &st)
-		if st.msg != "" {
-			fmt.Fprintf(os.Stderr, "rdma-bench %s: %s\n", os.Args[1], st.msg)
+	if code, msg := exitCode(err); code != 0 || msg != "" {
+		if msg != "" {
+			fmt.Fprintf(os.Stderr, "rdma-bench %s: %s\n", os.Args[1], msg)
 		}
-		os.Exit(st.code)
-	default:
-		fmt.Fprintf(os.Stderr, "rdma-bench %s: %v\n", os.Args[1], err)
-		os.Exit(1)
+		os.Exit(code)
 	}
+}
+
+// exitCode is a command's exit status for the error it returned, with
+// the message to print ("" for none): 2 for bad input, a verdict's own
+// code, 1 for any other failure.
+func exitCode(err error) (int, string) {
+	var st *exitStatus
+	switch {
+	case err == nil, errors.Is(err, pflag.ErrHelp):
+		return 0, ""
+	case errors.As(err, new(*badInput)), inputerr.Is(err):
+		return 2, err.Error()
+	case errors.As(err, &st):
+		return st.code, st.msg
+	}
+	return 1, err.Error()
 }
 
 // interrupts returns a context that the first Ctrl-C, SIGTERM or SIGHUP cancels

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -28,6 +29,13 @@ instead: docs/perftest-flags.md. -o perftest prints perftest's columns.
 `
 
 func runRun(ctx context.Context, args []string) error {
+	return runTo(ctx, args, os.Args, os.Stdout, os.Stderr)
+}
+
+// runTo is the run command writing to stdout and stderr; cmdline is the
+// whole command line the document records (the gate's worker runs it
+// in-process, for a run it was asked for).
+func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run")
 	var b bench.Flags
 	var o bench.Output
@@ -38,8 +46,9 @@ func runRun(ctx context.Context, args []string) error {
 	rep.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
+	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, runUsage, strings.Join(workloads.Names(), ", "))
+		fmt.Fprintf(stderr, runUsage, strings.Join(workloads.Names(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -75,10 +84,11 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pts, err := b.Resolve(b.RunSpecs(w.Name, sizes), at, sizes != nil, rep.N, os.Stderr)
+	pts, err := b.Resolve(b.RunSpecs(w.Name, sizes), at, sizes != nil, rep.N, stderr)
 	if err != nil {
 		return deviceError(err)
 	}
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr}
+	o.Stdout = stdout
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(cmdline), Log: stderr}
 	return pf.after(b.Run(ctx, plan))
 }

@@ -69,6 +69,6 @@ func runSuite(ctx context.Context, args []string) error {
 	if err != nil {
 		return deviceError(err)
 	}
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr}
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: os.Stderr}
 	return pf.after(b.Run(ctx, plan))
 }

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,6 +41,7 @@ type File struct {
 	tmp  *os.File // atomic: the pending file
 	buf  bytes.Buffer
 	mode target
+	out  io.Writer // stdout's writer: os.Stdout unless CreateTo named one
 }
 
 type target int
@@ -54,8 +56,14 @@ const (
 // Create starts writing path. An unusable path (a directory, a missing or
 // unwritable directory) fails here, before anything is measured.
 func Create(path string) (*File, error) {
+	return CreateTo(path, os.Stdout)
+}
+
+// CreateTo is Create with stdout as what "" and "-" name: a command run
+// in-process (the gate's worker) writes its standard output there.
+func CreateTo(path string, w io.Writer) (*File, error) {
 	if path == "" || path == "-" {
-		return &File{path: "-", mode: stdout}, nil
+		return &File{path: "-", mode: stdout, out: w}, nil
 	}
 	dest, fi, err := resolve(path)
 	if err != nil {
@@ -132,7 +140,11 @@ func (f *File) Write(p []byte) (int, error) {
 func (f *File) Commit() error {
 	switch f.mode {
 	case stdout:
-		return writeAll(os.Stdout, f.path, f.buf.Bytes())
+		w := f.out
+		if w == nil { // a device that is this process's standard output
+			w = os.Stdout
+		}
+		return writeAll(w, f.path, f.buf.Bytes())
 	case stderr:
 		return writeAll(os.Stderr, f.path, f.buf.Bytes())
 	case inPlace:
@@ -231,7 +243,7 @@ func same(fi fs.FileInfo, f *os.File) bool {
 	return err == nil && os.SameFile(fi, st)
 }
 
-func writeAll(w *os.File, path string, b []byte) error {
+func writeAll(w io.Writer, path string, b []byte) error {
 	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("writing %s: %w", path, unwrap(err))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -24,7 +25,10 @@ type Output struct {
 	Results string
 	Samples string         // --samples: every latency sample, as CSV
 	Enc     report.Encoder // Format's, set by Check; a caller may wrap it
-	out     *outfile.File  // the --output-file, once open
+	// Stdout is where the output goes without --output-file (os.Stdout
+	// when nil): a command run in-process writes to its caller's writer.
+	Stdout io.Writer
+	out    *outfile.File // the --output-file, once open
 }
 
 // Register adds the output flags to fs, -o defaulting to defaultFormat.
@@ -95,8 +99,12 @@ func (o *Output) CheckWorkload(w workloads.Workload) error {
 // Open starts the output file before anything runs, so that an
 // unwritable file fails early.
 func (o *Output) Open() error {
+	stdout := o.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
 	var err error
-	if o.out, err = outfile.Create(o.File); err != nil {
+	if o.out, err = outfile.CreateTo(o.File, stdout); err != nil {
 		return inputError("--output-file %v", err)
 	}
 	return nil

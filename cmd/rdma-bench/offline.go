@@ -19,7 +19,7 @@ func offlineError(name string) error {
 const buildNote = "[offline build: no RDMA (CGO_ENABLED=0)]"
 
 func init() {
-	for _, name := range []string{"devices", "fabric", "gate", "run", "server", "suite"} {
+	for _, name := range []string{"devices", "fabric", "gate", "run", "server", "suite", "worker"} {
 		register(name, "not in this build: needs the cgo build with rdma-core", func(context.Context, []string) error {
 			return offlineError(name)
 		})

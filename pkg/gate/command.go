@@ -28,8 +28,10 @@ type Options struct {
 	Host, FailOn, Method                         string
 	SaveDir                                      string
 	Iters, LookEvery, MaxPairs                   int
-	Duration, Alpha                              float64
-	Budget, Timeout                              time.Duration
+	// Workers keeps each side's binary running between its runs (Pool).
+	Workers         bool
+	Duration, Alpha float64
+	Budget, Timeout time.Duration
 	// Format is the output's, table or json; OutFile its file ("" or
 	// "-": standard output).
 	Format, OutFile string
@@ -154,9 +156,21 @@ func Measure(ctx context.Context, cfg *Config, o *Options, inv Invocation, progr
 		path = filepath.Join(o.SaveDir, fmt.Sprintf("gate-%s-%d.json", now.Format("20060102-150405"), i))
 	}
 	doc := &Document{Tool: inv.Tool, StartedAt: now.UTC(), Args: inv.Args}
+	pool := &Pool{Process: Process{Target: cfg.Target, LatencyIters: cfg.LatencyIters, BandwidthSeconds: cfg.BandwidthSeconds,
+		Timeout: o.Timeout}, NoWorkers: !o.Workers}
+	if err := pool.Start(ctx, &cfg.Base, &cfg.Candidate); err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	for _, s := range []*Side{&cfg.Base, &cfg.Candidate} {
+		if s.RunsAsWhy != "" && o.Workers {
+			fmt.Fprintf(progress, "gate: %s\n", s.RunsAsWhy)
+			break
+		}
+	}
 	g := &Gate{
 		Config:   cfg,
-		Runner:   &Process{Target: cfg.Target, LatencyIters: cfg.LatencyIters, BandwidthSeconds: cfg.BandwidthSeconds, Timeout: o.Timeout},
+		Runner:   pool,
 		Progress: progress,
 		Save:     func(d *Document) error { return save(path, d) },
 	}

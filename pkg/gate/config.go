@@ -97,6 +97,10 @@ type Side struct {
 	After  string `json:"after,omitempty"`
 	// Version is what the binary's "version" command printed.
 	Version string `json:"version,omitempty"`
+	// RunsAs is how the side's runs were made: in a worker kept between
+	// runs, or a process each ([Pool]); RunsAsWhy says why not a worker.
+	RunsAs    string `json:"runs_as,omitempty"`
+	RunsAsWhy string `json:"runs_as_why,omitempty"`
 }
 
 // Config is what a gate measures and how it decides.

@@ -31,6 +31,7 @@ func (o *Options) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxPairs, "max-pairs", 40, "the most pairs of a point (1..1000)")
 	fs.DurationVar(&o.Budget, "budget", 5*time.Minute, "the most time the gate may take, warm-up included")
 	fs.StringVar(&o.Method, "method", string(Paired), "how a point's change is estimated: paired (per-pair log ratios) or unpaired (the two sides' runs)")
+	fs.BoolVar(&o.Workers, "worker", true, "run each side's runs in one process of its own kept between runs (rdma-bench worker); false, or a side without that mode: a process per run, for both sides")
 	fs.DurationVar(&o.Timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
 	fs.StringVarP(&o.Format, "output", "o", "table", "output format: table or json (the saved document)")
 	fs.StringVar(&o.OutFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)

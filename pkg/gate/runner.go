@@ -109,15 +109,30 @@ func (r *Process) run(ctx context.Context, s *Side, p Point) (Measurement, error
 	case ctx.Err() != nil:
 		return Measurement{}, context.Cause(ctx)
 	case err != nil:
-		err = fmt.Errorf("%s: %w%s", line, err, errBuf.suffix())
-		if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 { // rdma-bench's bad input
-			return Measurement{}, &SideError{Side: s.Name, Err: err}
+		code := -1
+		if cmd.ProcessState != nil {
+			code = cmd.ProcessState.ExitCode()
 		}
-		return Measurement{}, err
+		return Measurement{}, runError(s, line, code, fmt.Errorf("%w%s", err, errBuf.suffix()))
 	case out.over:
 		return Measurement{}, fmt.Errorf("%s: printed more than %d bytes", line, maxOutput)
 	}
-	doc, err := document.Parse(out.Bytes())
+	return measurement(s, p, line, out.Bytes(), secs)
+}
+
+// runError is a run that ended with an exit status other than 0: bad
+// input (2, rdma-bench's) is the side's, anything else a failed run.
+func runError(s *Side, line string, code int, err error) error {
+	err = fmt.Errorf("%s: %w", line, err)
+	if code == 2 {
+		return &SideError{Side: s.Name, Err: err}
+	}
+	return err
+}
+
+// measurement reads the figure from the document a run printed.
+func measurement(s *Side, p Point, line string, stdout []byte, secs float64) (Measurement, error) {
+	doc, err := document.Parse(stdout)
 	if err != nil {
 		return Measurement{}, &SideError{Side: s.Name, Err: fmt.Errorf("%s printed no document this rdma-bench reads: %w", line, err)}
 	}

@@ -1,0 +1,90 @@
+//go:build cgo
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rdma-bench/rdma-bench/pkg/gate"
+)
+
+func init() {
+	register(gate.WorkerCommand, "serve the gate's runs of one side, one after another, from one process (docs/gate.md)", runWorker)
+}
+
+const workerUsage = `usage: rdma-bench worker
+
+Serves the runs the gate asks of one side, so that its binary starts once
+per gate instead of once per run. It reads requests from standard input
+and answers on standard output, one JSON object a line (docs/gate.md, "The
+worker"); each request is the arguments of "rdma-bench run", run by the
+same code as that command, in this process. It ends at the end of its
+input. Started by rdma-bench gate; not meant to be typed.
+`
+
+func runWorker(ctx context.Context, args []string) error {
+	fs := newFlagSet(gate.WorkerCommand)
+	fs.Usage = func() { fmt.Fprint(os.Stderr, workerUsage) }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q: the worker takes its runs on standard input", fs.Arg(0))
+	}
+	return serveWorker(ctx, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// serveWorker answers the requests of in on out until in ends (nil) or
+// ctx is cancelled. Each run's standard error goes to stderr as it comes.
+func serveWorker(ctx context.Context, in io.Reader, out, stderr io.Writer) error {
+	if err := writeLine(out, gate.Hello{Worker: "rdma-bench", Protocol: gate.WorkerProtocol, Version: buildVersion().String()}); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var req gate.Request
+		rep := gate.Reply{Exit: 2}
+		if err := gate.DecodeLine(sc.Bytes(), &req); err != nil {
+			rep.Error = err.Error()
+		} else {
+			rep = workerRun(ctx, req, stderr)
+		}
+		if err := writeLine(out, rep); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("worker: %w", context.Cause(ctx))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("worker: reading requests: %w", err)
+	}
+	return nil
+}
+
+// workerRun runs one request as `rdma-bench run ARGS` would, and replies
+// with its exit status, its message and its standard output.
+func workerRun(ctx context.Context, req gate.Request, stderr io.Writer) gate.Reply {
+	var stdout bytes.Buffer
+	cmdline := append([]string{os.Args[0], "run"}, req.Args...)
+	err := runTo(ctx, req.Args, cmdline, &stdout, stderr)
+	code, msg := exitCode(err)
+	return gate.Reply{ID: req.ID, Exit: code, Error: msg, Stdout: stdout.String()}
+}
+
+func writeLine(w io.Writer, v any) error {
+	b, err := gate.EncodeLine(v)
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	if err != nil {
+		return fmt.Errorf("worker: writing a reply: %w", err)
+	}
+	return nil
+}

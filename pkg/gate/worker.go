@@ -1,0 +1,287 @@
+package gate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Ways a side's runs are made, as Side.RunsAs records them.
+const (
+	RunsAsWorker  = "worker"
+	RunsAsProcess = "process"
+)
+
+// helloTimeout bounds a worker's start, up to its hello.
+const helloTimeout = 30 * time.Second
+
+// Pool makes each side's runs in a worker of its own (`BIN worker`, kept
+// from [Pool.Start] to [Pool.Close]), which saves every run the process's
+// start, the dynamic loading of rdma-core's providers and the clock's
+// calibration; each run still opens the device, creates and connects its
+// queue pairs and registers its memory, exactly as `rdma-bench run` does.
+// Where a side's binary has no worker mode (a binary older than it), both
+// sides run as a process per run ([Process]), so that the two are always
+// run alike.
+type Pool struct {
+	Process
+	// NoWorkers makes every run a process (gate --worker=false).
+	NoWorkers bool
+	workers   map[*Side]*worker
+}
+
+// Start starts a worker for each side, setting each side's RunsAs; when
+// a side cannot have one, it says why on the log and runs both as
+// processes. Only ctx's cancellation is an error.
+func (r *Pool) Start(ctx context.Context, sides ...*Side) error {
+	r.workers = map[*Side]*worker{}
+	why := "--worker=false"
+	if !r.NoWorkers {
+		why = ""
+		for _, s := range sides {
+			w, err := startWorker(ctx, s, r.Log)
+			if err != nil {
+				why = err.Error()
+				break
+			}
+			r.workers[s] = w
+		}
+	}
+	if ctx.Err() != nil {
+		r.Close()
+		return context.Cause(ctx)
+	}
+	if why != "" {
+		r.Close()
+		r.workers = map[*Side]*worker{}
+	}
+	for _, s := range sides {
+		s.RunsAs = RunsAsWorker
+		if why != "" {
+			s.RunsAs, s.RunsAsWhy = RunsAsProcess, why
+		}
+	}
+	return nil
+}
+
+// Run measures one run of p on s, in the side's worker when it has one.
+func (r *Pool) Run(ctx context.Context, s *Side, p Point) (Measurement, error) {
+	w := r.workers[s]
+	if w == nil {
+		return r.Process.Run(ctx, s, p)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
+	if err := r.shell(ctx, s, "before", s.Before); err != nil {
+		return Measurement{}, err
+	}
+	m, err := r.request(ctx, w, s, p)
+	if aerr := r.shell(ctx, s, "after", s.After); err == nil {
+		err = aerr
+	}
+	return m, err
+}
+
+func (r *Pool) request(ctx context.Context, w *worker, s *Side, p Point) (Measurement, error) {
+	args := r.Args(s, p)
+	line := s.display() + " " + strings.Join(args, " ")
+	start := time.Now()
+	rep, err := w.do(ctx, args[1:]) // without "run"
+	secs := time.Since(start).Seconds()
+	switch {
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		return Measurement{}, fmt.Errorf("%s (in its worker): no result within %v", line, r.Timeout)
+	case ctx.Err() != nil:
+		return Measurement{}, context.Cause(ctx)
+	case err != nil:
+		return Measurement{}, fmt.Errorf("%s: %w", line, err)
+	case rep.Exit != 0:
+		return Measurement{}, runError(s, line, rep.Exit, fmt.Errorf("exit status %d (in its worker): %s", rep.Exit, rep.Error))
+	case len(rep.Stdout) > maxOutput:
+		return Measurement{}, fmt.Errorf("%s: printed more than %d bytes", line, maxOutput)
+	}
+	return measurement(s, p, line, []byte(rep.Stdout), secs)
+}
+
+// Close ends every worker: its input closed, then, if it has not exited
+// within a few seconds, killed.
+func (r *Pool) Close() {
+	for _, w := range r.workers {
+		w.close()
+	}
+}
+
+// worker is one side's `BIN worker` process.
+type worker struct {
+	side  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan []byte // the worker's output lines; closed at its end
+	err   error       // why lines closed early: a line too long
+	tail  *tailBuffer // its standard error's end
+	next  int
+	dead  bool
+
+	waitOnce sync.Once
+	waitErr  error
+}
+
+// wait waits for the process to end, once.
+func (w *worker) wait() error {
+	w.waitOnce.Do(func() { w.waitErr = w.cmd.Wait() })
+	return w.waitErr
+}
+
+// startWorker starts s's worker and reads its hello. A binary without
+// the mode, or one that speaks another protocol, is an error saying so.
+func startWorker(ctx context.Context, s *Side, log io.Writer) (*worker, error) {
+	w := &worker{side: s.Name, tail: &tailBuffer{}, lines: make(chan []byte, 1)}
+	w.cmd = exec.Command(s.Bin, WorkerCommand)
+	w.cmd.Env = append(os.Environ(), s.Env...)
+	w.cmd.Stderr = io.MultiWriter(w.tail, logWriter(log))
+	w.cmd.WaitDelay = 5 * time.Second
+	in, err := w.cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("the %s side's worker: %w", s.Name, err)
+	}
+	out, err := w.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("the %s side's worker: %w", s.Name, err)
+	}
+	w.in = in
+	if err := w.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("the %s side's worker: %w", s.Name, err)
+	}
+	go w.read(out)
+	ctx, cancel := context.WithTimeout(ctx, helloTimeout)
+	defer cancel()
+	var h Hello
+	line, err := w.line(ctx)
+	if err == nil {
+		err = DecodeLine(line, &h)
+	}
+	switch {
+	case err != nil:
+	case h.Worker != "rdma-bench":
+		err = fmt.Errorf("a worker of %q, not rdma-bench", h.Worker)
+	case h.Protocol != WorkerProtocol:
+		err = fmt.Errorf("worker protocol %d, this gate speaks %d", h.Protocol, WorkerProtocol)
+	}
+	if err != nil {
+		w.close()
+		return nil, fmt.Errorf("the %s side (%s) has no worker this gate can use (%v): both sides run as a process per run", s.Name, s.display(), err)
+	}
+	return w, nil
+}
+
+// read sends the worker's output lines until it ends.
+func (w *worker) read(out io.Reader) {
+	defer close(w.lines)
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	for sc.Scan() {
+		w.lines <- append([]byte(nil), sc.Bytes()...)
+	}
+	w.err = sc.Err()
+}
+
+// line waits for the worker's next line.
+func (w *worker) line(ctx context.Context) ([]byte, error) {
+	select {
+	case l, ok := <-w.lines:
+		if ok {
+			return l, nil
+		}
+		return nil, w.exited()
+	case <-ctx.Done():
+		w.kill()
+		return nil, context.Cause(ctx)
+	}
+}
+
+// exited says why the worker's output ended.
+func (w *worker) exited() error {
+	w.dead = true
+	if w.err != nil {
+		w.kill()
+		return fmt.Errorf("the %s side's worker: %w", w.side, w.err)
+	}
+	err := w.wait()
+	status := "exited"
+	if err != nil {
+		status = err.Error()
+	}
+	return fmt.Errorf("the %s side's worker ended (%s)%s", w.side, status, w.tail.suffix())
+}
+
+// do sends one request and waits for its reply.
+func (w *worker) do(ctx context.Context, args []string) (Reply, error) {
+	if w.dead {
+		return Reply{}, fmt.Errorf("the %s side's worker has ended", w.side)
+	}
+	w.next++
+	b, err := EncodeLine(Request{ID: w.next, Args: args})
+	if err != nil {
+		return Reply{}, err
+	}
+	if _, err := w.in.Write(b); err != nil {
+		w.kill()
+		return Reply{}, fmt.Errorf("the %s side's worker: writing a request: %w%s", w.side, err, w.tail.suffix())
+	}
+	line, err := w.line(ctx)
+	if err != nil {
+		return Reply{}, err
+	}
+	var rep Reply
+	if err := DecodeLine(line, &rep); err != nil {
+		w.kill()
+		return Reply{}, fmt.Errorf("the %s side's worker: %w", w.side, err)
+	}
+	if rep.ID != w.next {
+		w.kill()
+		return Reply{}, fmt.Errorf("the %s side's worker answered request %d, want %d", w.side, rep.ID, w.next)
+	}
+	return rep, nil
+}
+
+// kill ends the worker at once (a timeout, a protocol error, Ctrl-C);
+// it cannot answer any more.
+func (w *worker) kill() {
+	w.dead = true
+	if w.cmd.Process != nil {
+		_ = w.cmd.Process.Kill()
+	}
+}
+
+// close ends the worker's input, which ends it; one that has not
+// exited within WaitDelay is killed.
+func (w *worker) close() {
+	_ = w.in.Close()
+	if w.cmd.Process == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = w.wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = w.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = w.cmd.Process.Kill()
+			<-done
+		}
+	}
+}

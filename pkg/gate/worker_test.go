@@ -1,0 +1,173 @@
+package gate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+)
+
+// fakeSideEnv makes this test binary play an rdma-bench side (see
+// TestMain): its value is the behaviour.
+const fakeSideEnv = "RDMA_BENCH_GATE_FAKE_SIDE"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeSideEnv); mode != "" {
+		os.Exit(fakeSide(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeDoc is a one-point run document of write_lat at 64 B whose p50 is
+// v microseconds.
+func fakeDoc(v float64) string {
+	clean := true
+	d := &document.Document{Tool: document.Tool{Name: "rdma-bench"}, Repeat: 1, StartedAt: time.Now().UTC(),
+		Results: []*document.Result{{Workload: "write_lat", Transport: "RC", Completion: "poll", Kind: document.KindLatency,
+			SizeBytes: 64, Iterations: 100, Figures: document.Figures{Status: document.StatusOK, Clean: &clean,
+				LatencyUS: &document.Latency{P50: &v}}}}}
+	var b bytes.Buffer
+	if err := document.Encode(&b, d); err != nil {
+		panic(err)
+	}
+	return b.String()
+}
+
+// fakeSide is a side's binary: "version" answers as rdma-bench; "run"
+// prints a document; "worker" behaves as mode says: ok (serves), old
+// (no such command, as a binary that predates it), die (exits at the
+// second request), hang (never answers), garbage (answers text),
+// protocol (a hello of another protocol), garbage-hello (text first).
+func fakeSide(mode string, args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	switch args[0] {
+	case "version":
+		fmt.Println("rdma-bench v0.0 (commit fake)")
+		return 0
+	case "run":
+		fmt.Print(fakeDoc(10))
+		return 0
+	case WorkerCommand:
+	default:
+		return 2
+	}
+	hello := Hello{Worker: "rdma-bench", Protocol: WorkerProtocol, Version: "rdma-bench v0.0 (commit fake)"}
+	switch mode {
+	case "old":
+		fmt.Fprintln(os.Stderr, `rdma-bench: unknown command "worker"`)
+		return 2
+	case "protocol":
+		hello.Protocol = WorkerProtocol + 1
+	case "garbage-hello":
+		fmt.Println("latency 12 us")
+		return 0
+	}
+	b, _ := EncodeLine(hello)
+	os.Stdout.Write(b)
+	sc := bufio.NewScanner(os.Stdin)
+	n := 0
+	for sc.Scan() {
+		n++
+		var req Request
+		if err := DecodeLine(sc.Bytes(), &req); err != nil {
+			return 3
+		}
+		switch {
+		case mode == "die" && n == 2:
+			fmt.Fprintln(os.Stderr, "fake worker: dying")
+			return 1
+		case mode == "hang":
+			time.Sleep(time.Hour)
+		case mode == "garbage":
+			fmt.Println("latency 12 us")
+			continue
+		}
+		b, _ := EncodeLine(Reply{ID: req.ID, Stdout: fakeDoc(10 + float64(n))})
+		os.Stdout.Write(b)
+	}
+	return 0
+}
+
+func testPool(t *testing.T, base, cand string) (*Pool, *Side, *Side) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := []*Side{{Name: "base", Bin: self, Env: []string{fakeSideEnv + "=" + base}},
+		{Name: "candidate", Bin: self, Env: []string{fakeSideEnv + "=" + cand}}}
+	p := &Pool{Process: Process{Target: []string{"--loopback"}, LatencyIters: 100, BandwidthSeconds: 0.1, Timeout: 5 * time.Second}}
+	if err := p.Start(context.Background(), sides...); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p, sides[0], sides[1]
+}
+
+var point = Point{Workload: "write_lat", SizeBytes: 64, Latency: true}
+
+// TestPoolWorkers: both sides answer from their workers, run after run.
+func TestPoolWorkers(t *testing.T) {
+	p, base, cand := testPool(t, "ok", "ok")
+	if base.RunsAs != RunsAsWorker || cand.RunsAs != RunsAsWorker {
+		t.Fatalf("runs as %q and %q, want workers", base.RunsAs, cand.RunsAs)
+	}
+	for i := 1; i <= 3; i++ {
+		for _, s := range []*Side{base, cand} {
+			m, err := p.Run(context.Background(), s, point)
+			if err != nil || m.Value != 10+float64(i) || m.Clean == nil || !*m.Clean {
+				t.Fatalf("run %d of %s: %+v, %v; want p50 %d from its worker", i, s.Name, m, err, 10+i)
+			}
+		}
+	}
+}
+
+// TestPoolFallsBack: a side without the worker mode makes both sides run
+// as a process per run, and says why.
+func TestPoolFallsBack(t *testing.T) {
+	for _, mode := range []string{"old", "protocol", "garbage-hello"} {
+		p, base, cand := testPool(t, "ok", mode)
+		if base.RunsAs != RunsAsProcess || cand.RunsAs != RunsAsProcess || !strings.Contains(base.RunsAsWhy, "candidate side") {
+			t.Errorf("%s: runs as %q and %q (%q), want both processes, naming the candidate", mode, base.RunsAs, cand.RunsAs, base.RunsAsWhy)
+		}
+		if m, err := p.Run(context.Background(), cand, point); err != nil || m.Value != 10 {
+			t.Errorf("%s: a run as a process: %+v, %v", mode, m, err)
+		}
+	}
+}
+
+// TestPoolWorkerFails: a worker that dies, hangs or answers garbage ends
+// its run with an error naming the side, within the run's timeout.
+func TestPoolWorkerFails(t *testing.T) {
+	cases := []struct{ mode, want string }{
+		{"die", "the candidate side's worker ended (exit status 1): fake worker: dying"},
+		{"hang", "no result within 1s"},
+		{"garbage", "the candidate side's worker: a worker message that is not protocol 1"},
+	}
+	for _, c := range cases {
+		p, _, cand := testPool(t, "ok", c.mode)
+		p.Timeout = time.Second
+		var err error
+		start := time.Now()
+		for i := 0; i < 2 && err == nil; i++ {
+			_, err = p.Run(context.Background(), cand, point)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error with %q", c.mode, err, c.want)
+		}
+		if time.Since(start) > 4*time.Second {
+			t.Errorf("%s: took %v", c.mode, time.Since(start))
+		}
+		if _, err := p.Run(context.Background(), cand, point); err == nil {
+			t.Errorf("%s: a run after the worker failed succeeded", c.mode)
+		}
+	}
+}

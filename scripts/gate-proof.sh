@@ -73,7 +73,7 @@ experiment() {
 		local name pairs ns flags=()
 		IFS=: read -r name pairs ns <<<"$rest"
 		[ -z "$ns" ] || flags=(--candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns")
-		gate "pool-$name" "${two[@]}" --max-pairs "$pairs" --look-every "$pairs" --budget 2h "${flags[@]}"
+		gate "pool-$name" "${two[@]}" --max-pairs "$pairs" --first-look "$pairs" --budget 2h "${flags[@]}"
 		;;
 	slow)
 		local name ns k

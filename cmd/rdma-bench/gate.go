@@ -24,17 +24,21 @@ func init() {
 const gateUsage = `usage: rdma-bench gate [flags] [WORKLOAD:SIZE ...]
 
 Measures a base and a candidate rdma-bench on the same device in short
-single-point runs, alternated pair by pair (A B, then B A), until every
-point is decided or the budget runs out; a decided point stops being
-measured. Default points: %s.
-Each run is "BIN run WORKLOAD --loopback -s SIZE -n N|-D SECONDS -o json
-SIDE-ARGS" (HOST instead of --loopback with --host).
+single-point runs, alternated pair by pair (A B, then B A), for as long as
+a point is undecided and another round fits in --budget; a decided point
+stops being measured. Default points: %s.
+Each run is "rdma-bench run WORKLOAD --loopback -s SIZE -n N|-D SECONDS -o
+json SIDE-ARGS" (HOST instead of --loopback with --host), made in a worker
+of its side's binary kept between runs (--worker).
 
-decisions, per point, at every --look-every pairs: fail when the whole
-interval of the change is a regression and its estimate at least half the
+decisions, per point, at looks spaced by --look-growth from --first-look
+pairs, and a final look when the budget ends: fail when the whole interval
+of the change is a regression and its estimate at least half the
 threshold; pass when the whole interval is within the threshold; else
-undecided (never read as "no regression"). The intervals' confidence keeps
-the chance that a gate of a candidate no slower fails at --alpha.
+undecided (never read as "no regression"). The false-alarm budget
+(--alpha) is spent over the looks so that a gate of a candidate no slower
+fails at most that often. Each point shows how its pairs spread and what
+the budget can decide.
 
 exit status: 0 pass, 1 fail (a regression), 3 undecided, 2 bad input,
 4 a measurement failed (the pairs so far are saved, partial), 130 interrupted

@@ -49,8 +49,9 @@ func TestGateBadInput(t *testing.T) {
 		{[]string{"--base-env", "NOVALUE"}, `--base-env "NOVALUE": want NAME=VALUE`},
 		{[]string{"--fail-on", "lat.p50>5%"}, "--fail-on"},
 		{[]string{"write_bw:4K", "--fail-on", "lat.p50>+5%"}, "no threshold for its metric bw"},
-		{[]string{"--max-pairs", "5"}, "want at least --look-every"},
-		{[]string{"--look-every", "1"}, "want at least 2 pairs between looks"},
+		{[]string{"--max-pairs", "5"}, "want at least --first-look (10)"},
+		{[]string{"--first-look", "1"}, "--first-look 1: want at least 2 pairs"},
+		{[]string{"--look-growth", "1"}, "--look-growth 1: want 1.1 to 4"},
 		{[]string{"--alpha", "0.7"}, "want a value between 0 and 0.5"},
 		{[]string{"--budget", "0s"}, "want a positive duration"},
 		{[]string{"-o", "xml"}, "-o xml: want table or json"},
@@ -75,7 +76,7 @@ func TestGateTCPAA(t *testing.T) {
 	// A behaviour test, not a statistical one: a 1% false-alarm budget
 	// would fail it one run in a hundred, so the budget is 0.01% and the
 	// threshold wide.
-	r := run(t, 5*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "10", "--look-every", "10", "--save-dir", dir,
+	r := run(t, 5*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "10", "--save-dir", dir,
 		"--alpha", "0.0001", "--fail-on", "lat.p50>+50%")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	last := lines[len(lines)-1]
@@ -83,12 +84,15 @@ func TestGateTCPAA(t *testing.T) {
 		!strings.HasPrefix(last, "gate pass (exit 0)") && !strings.HasPrefix(last, "gate undecided (exit 3)") {
 		t.Fatalf("A/A gate: exit %d\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "gate: pair 10 of at most 10") {
+	if !strings.Contains(r.stderr, "gate: pair 10: ") {
 		t.Errorf("no progress line for pair 10 on stderr:\n%s", r.stderr)
 	}
 	d := readGateDoc(t, dir)
 	if d.Status != gate.StatusComplete || len(d.Rows) != 1 || len(d.Rows[0].Base) != 10 || len(d.Rows[0].Candidate) != 10 {
 		t.Fatalf("saved document: status %s, rows %d", d.Status, len(d.Rows))
+	}
+	if d.Base.RunsAs != gate.RunsAsWorker || d.Candidate.RunsAs != gate.RunsAsWorker || d.Load == nil {
+		t.Errorf("sides run as %q and %q (want workers), load %+v", d.Base.RunsAs, d.Candidate.RunsAs, d.Load)
 	}
 	if over := (d.Seconds - d.RunSeconds) / float64(d.Runs); over > 0.05 {
 		t.Logf("the gate's own time per run: %.0f ms (more than 50 ms; a loaded machine?)", over*1000)

@@ -27,7 +27,8 @@ type Options struct {
 	BaseEnv, CandEnv                             []string
 	Host, FailOn, Method                         string
 	SaveDir                                      string
-	Iters, LookEvery, MaxPairs                   int
+	Iters, FirstLook, MaxPairs                   int
+	LookGrowth                                   float64
 	// Workers keeps each side's binary running between its runs (Pool).
 	Workers         bool
 	Duration, Alpha float64
@@ -45,7 +46,7 @@ func (o *Options) Config(points []string) (*Config, error) {
 		points = DefaultPoints
 	}
 	cfg := &Config{LatencyIters: o.Iters, BandwidthSeconds: o.Duration, Alpha: o.Alpha,
-		LookEvery: o.LookEvery, MaxPairs: o.MaxPairs, Budget: o.Budget, Method: Method(o.Method),
+		FirstLook: o.FirstLook, LookGrowth: o.LookGrowth, MaxPairs: o.MaxPairs, Budget: o.Budget, Method: Method(o.Method),
 		Target: []string{"--loopback"}}
 	for _, a := range points {
 		p, err := ParsePoint(a)

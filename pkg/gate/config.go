@@ -117,58 +117,36 @@ type Config struct {
 	Thresholds []compare.Threshold
 	// Alpha is the chance, at most, that an A/A gate fails.
 	Alpha float64
-	// LookEvery is the number of pairs between looks; MaxPairs the most
-	// pairs of a point (a multiple of LookEvery or not: the last look is
-	// at MaxPairs).
-	LookEvery, MaxPairs int
+	// FirstLook is the pairs of a point at the first look; each later
+	// look comes when its pairs have grown by LookGrowth (rounded up), up
+	// to MaxPairs, the most pairs of a point, whose look is final. The
+	// budget usually ends a gate first (its last look is then final).
+	FirstLook  int
+	LookGrowth float64
+	MaxPairs   int
 	// Budget bounds the whole gate's time, warm-up included.
 	Budget time.Duration
 	Method Method
 }
 
-// Schedule is the number of pairs at each scheduled look: every
-// LookEvery pairs, and MaxPairs.
+// Schedule is the number of pairs at each scheduled look: FirstLook,
+// then grown by LookGrowth each time, and MaxPairs.
 func (c *Config) Schedule() []int {
 	var s []int
-	for n := c.LookEvery; n < c.MaxPairs; n += c.LookEvery {
+	for n := c.FirstLook; n < c.MaxPairs; n = max(n+1, int(math.Ceil(float64(n)*c.LookGrowth))) {
 		s = append(s, n)
 	}
 	return append(s, c.MaxPairs)
 }
 
-// Plan is the gate's false-alarm budget. A look at too few pairs for any
-// interval at the plan's confidence to be bounded can neither fail nor
-// pass a row, so it spends none of the budget: the plan counts only the
-// looks that can decide, the fewest k for which at most k looks of the
-// schedule can decide at the confidence of k looks (ten pairs cannot
-// decide a paired row at 99.9%: the signed-rank test's smallest one-sided
-// p-value is 2^-10). Such looks are skipped.
-func (c *Config) Plan() compare.Plan {
-	sched := c.Schedule()
-	for k := 1; ; k++ {
-		p := compare.Plan{Alpha: c.Alpha, Rows: len(c.Points), Looks: k}
-		if k >= len(sched) || c.decisive(sched, p) <= k {
-			return p
-		}
-	}
-}
-
-// decisive counts the looks of the schedule that can decide under p.
-func (c *Config) decisive(sched []int, p compare.Plan) int {
-	n := 0
-	for _, pairs := range sched {
-		if c.CanDecide(pairs, p) {
-			n++
-		}
-	}
-	return n
-}
-
 // CanDecide reports whether a look at this many pairs can bound an
-// interval at the plan's confidence: whether the method's smallest
-// one-sided p-value (all pairs one way) is at most the test's alpha.
-func (c *Config) CanDecide(pairs int, p compare.Plan) bool {
-	a := p.TestAlpha()
+// interval whose one-sided error is a: whether the method's smallest
+// one-sided p-value (all pairs one way) is at most a. A look that cannot
+// spends none of the false-alarm budget ([compare.Spending]).
+func (c *Config) CanDecide(pairs int, a float64) bool {
+	if !(a > 0) {
+		return false
+	}
 	if c.Method == Unpaired { // 1 / C(2n, n), in logs
 		lg := 0.0
 		for i := 1; i <= pairs; i++ {
@@ -211,10 +189,12 @@ func (c *Config) Check() error {
 		return fmt.Errorf("-n %d: want at least 1 iteration per latency run", c.LatencyIters)
 	case !(c.BandwidthSeconds >= 0.001 && c.BandwidthSeconds <= 60):
 		return fmt.Errorf("-D %g: want 0.001 to 60 seconds per bandwidth run", c.BandwidthSeconds)
-	case c.LookEvery < 2:
-		return fmt.Errorf("--look-every %d: want at least 2 pairs between looks", c.LookEvery)
-	case c.MaxPairs < c.LookEvery:
-		return fmt.Errorf("--max-pairs %d: want at least --look-every (%d)", c.MaxPairs, c.LookEvery)
+	case c.FirstLook < 2:
+		return fmt.Errorf("--first-look %d: want at least 2 pairs", c.FirstLook)
+	case !(c.LookGrowth >= 1.1 && c.LookGrowth <= 4):
+		return fmt.Errorf("--look-growth %g: want 1.1 to 4 (each look at that many times the pairs of the one before)", c.LookGrowth)
+	case c.MaxPairs < c.FirstLook:
+		return fmt.Errorf("--max-pairs %d: want at least --first-look (%d)", c.MaxPairs, c.FirstLook)
 	case c.MaxPairs > 1000:
 		return fmt.Errorf("--max-pairs %d: want at most 1000", c.MaxPairs)
 	case c.Budget <= 0:
@@ -222,5 +202,5 @@ func (c *Config) Check() error {
 	case c.Method != Paired && c.Method != Unpaired:
 		return fmt.Errorf("--method %q: want paired or unpaired", c.Method)
 	}
-	return c.Plan().Check()
+	return compare.Spending{Alpha: c.Alpha, Rows: len(c.Points), Horizon: c.FirstLook}.Check()
 }

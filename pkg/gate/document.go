@@ -13,7 +13,7 @@ import (
 const Kind = "gate"
 
 // SchemaVersion is the layout version of the gate's document.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Status of a gate document.
 const (
@@ -49,6 +49,8 @@ type Document struct {
 	// StopReason says why measuring stopped: every row decided, the
 	// budget, the most pairs.
 	StopReason string `json:"stop_reason,omitempty"`
+	// Load is what other processes took of the machine meanwhile.
+	Load *Load `json:"load,omitempty"`
 }
 
 // Settings are the gate's decision settings, as applied.
@@ -58,14 +60,15 @@ type Settings struct {
 	BandwidthSeconds float64  `json:"bandwidth_seconds"`
 	Method           Method   `json:"method"`
 	Alpha            float64  `json:"alpha"`
-	// Looks is the number of looks that can decide, which the false-alarm
-	// budget is split over; Schedule the pairs of every scheduled look.
-	Looks     int   `json:"looks"`
-	Schedule  []int `json:"schedule"`
-	LookEvery int   `json:"look_every"`
-	MaxPairs  int   `json:"max_pairs"`
-	// Confidence is the two-sided confidence of every interval.
-	Confidence    float64  `json:"confidence"`
+	// Schedule is the pairs of every scheduled look: FirstLook, grown by
+	// LookGrowth, up to MaxPairs. Horizon is the spending's
+	// (compare.Spending): the pairs the budget allowed every point, from
+	// the warm-up; 0 when the gate stopped before.
+	Schedule   []int   `json:"schedule"`
+	FirstLook  int     `json:"first_look"`
+	LookGrowth float64 `json:"look_growth"`
+	MaxPairs   int     `json:"max_pairs"`
+	Horizon    int     `json:"horizon"`
 	BudgetSeconds float64  `json:"budget_seconds"`
 	Thresholds    []string `json:"thresholds"`
 }
@@ -85,8 +88,10 @@ type Row struct {
 	// (retransmissions); AtTick the latency runs at the scheduler tick.
 	Unclean int `json:"unclean_runs"`
 	AtTick  int `json:"tick_runs"`
-	// Looks are the decisions at each look, in order.
-	Looks []Look `json:"looks"`
+	// Looks are the decisions at each look, in order; AlphaSpent is the
+	// one-sided error they spent of the row's share.
+	Looks      []Look  `json:"looks"`
+	AlphaSpent float64 `json:"alpha_spent"`
 	// Decision is the row's last decision; Pairs the pairs it took.
 	Decision compare.Decision `json:"decision"`
 	Pairs    int              `json:"pairs"`
@@ -101,6 +106,15 @@ type Row struct {
 	// pairs would have caught most of the time ([compare.DetectablePct]);
 	// null in JSON when unbounded, absent when decided.
 	DetectablePct compare.HiBound `json:"detectable_pct,omitempty"`
+	// PairP10Pct and PairP90Pct are the 10th and 90th percentiles of the
+	// per-pair changes (candidate/base - 1, in percent) at the last look:
+	// the noise the gate works against. ReachPct is the smallest
+	// regression the row's pairs, as spread, could fail about 4 times in
+	// 5 by the end of the budget (compare.Reach), projected at that look
+	// from the pairs the budget left allows; null when unbounded.
+	PairP10Pct float64         `json:"pair_p10_pct"`
+	PairP90Pct float64         `json:"pair_p90_pct"`
+	ReachPct   compare.HiBound `json:"reach_pct"`
 	// PairSeconds is the wall time of the row's pairs, both runs.
 	PairSeconds float64 `json:"pair_seconds"`
 
@@ -108,9 +122,14 @@ type Row struct {
 	metric    compare.Metric
 }
 
-// Look is one look at a row.
+// Look is one look at a row: the one-sided error it spent and the
+// two-sided confidence of its interval; Final when it spent the rest of
+// the row's share (the budget or the most pairs reached).
 type Look struct {
 	Pairs       int              `json:"pairs"`
+	Alpha       float64          `json:"alpha"`
+	Confidence  float64          `json:"confidence"`
+	Final       bool             `json:"final,omitempty"`
 	EstimatePct float64          `json:"estimate_pct"`
 	LoPct       compare.LoBound  `json:"lo_pct"`
 	HiPct       compare.HiBound  `json:"hi_pct"`

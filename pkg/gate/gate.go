@@ -36,6 +36,17 @@ type Gate struct {
 	Save func(*Document) error
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+
+	load0 loadMark // the machine's times at the start
+}
+
+// pids are the processes the runner keeps running (its workers), whose
+// CPU time is the gate's own.
+func (g *Gate) pids() []int {
+	if p, ok := g.Runner.(interface{ PIDs() []int }); ok {
+		return p.PIDs()
+	}
+	return nil
 }
 
 func (g *Gate) now() time.Time {
@@ -49,14 +60,21 @@ func (g *Gate) now() time.Time {
 // partial with the reason when err is not nil (a failed run, ctx
 // cancelled); it is nil when nothing was measured (the warm-up failed, the
 // budget is too short).
+//
+// It measures in rounds, a pair of every undecided point a round, for as
+// long as a point is undecided and another round fits in the budget (or
+// until MaxPairs): the budget, not a count of pairs, ends a gate that
+// cannot decide. The points are looked at on the schedule; the round after
+// which no other fits is the final look, which spends the rest of the
+// false-alarm budget (compare.Spending).
 func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	c := g.Config
 	start := g.now()
-	plan := c.Plan()
+	g.load0 = markLoad(g.pids())
 	doc.Kind, doc.SchemaVersion, doc.Status = Kind, SchemaVersion, StatusPartial
 	doc.Settings = Settings{Target: c.Target, LatencyIters: c.LatencyIters, BandwidthSeconds: c.BandwidthSeconds,
-		Method: c.Method, Alpha: c.Alpha, Looks: plan.Looks, Schedule: c.Schedule(), LookEvery: c.LookEvery, MaxPairs: c.MaxPairs,
-		Confidence: plan.Confidence(), BudgetSeconds: c.Budget.Seconds()}
+		Method: c.Method, Alpha: c.Alpha, Schedule: c.Schedule(), FirstLook: c.FirstLook, LookGrowth: c.LookGrowth,
+		MaxPairs: c.MaxPairs, BudgetSeconds: c.Budget.Seconds()}
 	for _, t := range c.Thresholds {
 		doc.Settings.Thresholds = append(doc.Settings.Thresholds, t.String())
 	}
@@ -87,13 +105,17 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	for _, d := range pairTime {
 		round += d
 	}
-	if first := time.Duration(c.LookEvery) * round; g.now().Sub(start)+first > c.Budget {
+	if left, first := c.Budget-g.now().Sub(start), time.Duration(c.FirstLook)*round; first > left {
 		return nil, &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: the first look needs %d pairs of %d points, "+
-			"about %v from the warm-up's runs; give at least %v, or fewer points", c.Budget, c.LookEvery, len(doc.Rows),
-			first.Round(time.Second), (g.now().Sub(start)+first).Round(time.Second)+time.Second)}
+			"about %v from the warm-up's runs; give at least %v, or fewer points", c.Budget, c.FirstLook, len(doc.Rows),
+			first.Round(time.Second), (c.Budget-left+first).Round(time.Second)+time.Second)}
 	}
-	looks := 0
-	for pair := 1; pair <= c.MaxPairs; pair++ {
+	// The horizon, from the first round's times: a warm-up run also
+	// starts its side's worker and is slower than the rest.
+	spend := compare.Spending{Alpha: c.Alpha, Rows: len(c.Points)}
+	sched := c.Schedule()
+	noted := false
+	for pair := 1; ; pair++ {
 		active := g.active(doc)
 		baseFirst := pair%2 == 1
 		for _, i := range active {
@@ -105,17 +127,27 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 			pairTime[i] = g.now().Sub(t0)
 			r.PairSeconds += pairTime[i].Seconds()
 		}
-		scheduled := (pair%c.LookEvery == 0 || pair == c.MaxPairs) && c.CanDecide(pair, plan)
-		// Stop before the next round when it would overrun the budget.
+		// The next round, of the rows still undecided, must fit.
 		var next time.Duration
 		for _, i := range active {
 			next += pairTime[i]
 		}
-		overrun := pair < c.MaxPairs && g.now().Sub(start)+next > c.Budget
-		if scheduled || overrun && c.CanDecide(pair, plan) {
-			looks++
-			if err := g.look(doc, plan, looks); err != nil {
+		overrun := g.now().Sub(start)+next > c.Budget
+		final := overrun || pair == c.MaxPairs
+		if pair == 1 {
+			spend.Horizon = min(c.MaxPairs, max(c.FirstLook, 1+int((c.Budget-g.now().Sub(start))/max(next, 1))))
+			doc.Settings.Horizon = spend.Horizon
+		}
+		if final || slices.Contains(sched, pair) {
+			end := pair // the pairs by the budget's end, if every row stays undecided
+			if !final && next > 0 {
+				end = min(c.MaxPairs, pair+int((c.Budget-g.now().Sub(start))/next))
+			}
+			if err := g.look(doc, spend, final, end); err != nil {
 				return fail(err)
+			}
+			if !noted {
+				noted = g.noteSpread(doc, end)
 			}
 		}
 		g.progress(doc, pair, start, next)
@@ -124,10 +156,10 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		switch {
 		case len(g.active(doc)) == 0:
 			doc.StopReason = "every row decided"
-		case overrun:
-			doc.StopReason = fmt.Sprintf("the budget (%v): another round would take about %v more", c.Budget, next.Round(time.Second))
 		case pair == c.MaxPairs:
 			doc.StopReason = fmt.Sprintf("the most pairs (%d)", c.MaxPairs)
+		case overrun:
+			doc.StopReason = fmt.Sprintf("the budget (%v): another round would take about %v more", c.Budget, next.Round(time.Second))
 		default:
 			continue
 		}
@@ -205,23 +237,34 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 	return nil
 }
 
-// look decides every undecided row from its pairs.
-func (g *Gate) look(doc *Document, plan compare.Plan, n int) error {
-	if n > plan.Looks { // cannot happen: the loop stops at MaxPairs
-		return fmt.Errorf("look %d of a plan of %d", n, plan.Looks)
-	}
+// look decides every undecided row from its pairs, spending what the
+// spending allows of each row's share; a final look spends all the rest.
+// A row whose test cannot reject at what it may spend is not looked at.
+func (g *Gate) look(doc *Document, spend compare.Spending, final bool, end int) error {
 	for _, r := range doc.Rows {
 		if r.Decision != compare.Undecided {
 			continue
 		}
-		s, err := Change(g.Config.Method, r.Base, r.Candidate, plan.Confidence())
+		n := len(r.Base)
+		if sp, ok := compare.Spread(r.Base, r.Candidate); ok {
+			r.PairP10Pct, r.PairP90Pct = sp.P10Pct, sp.P90Pct
+			r.ReachPct = compare.HiBound(compare.Reach(sp, end, spend.Share()-r.AlphaSpent, r.threshold))
+		}
+		a := spend.Available(n, r.AlphaSpent, final)
+		if !g.Config.CanDecide(n, a) {
+			continue
+		}
+		conf := compare.ConfidenceOf(a)
+		s, err := Change(g.Config.Method, r.Base, r.Candidate, conf)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Label(), err)
 		}
+		r.AlphaSpent += a
 		d := compare.Decide(s, r.threshold)
 		lo, hi := compare.LoBound(s.LoPct), compare.HiBound(s.HiPct)
-		r.Looks = append(r.Looks, Look{Pairs: len(r.Base), EstimatePct: s.EstimatePct, LoPct: lo, HiPct: hi, Decision: d})
-		r.Decision, r.Pairs = d, len(r.Base)
+		r.Looks = append(r.Looks, Look{Pairs: n, Alpha: a, Confidence: conf, Final: final,
+			EstimatePct: s.EstimatePct, LoPct: lo, HiPct: hi, Decision: d})
+		r.Decision, r.Pairs = d, n
 		r.EstimatePct, r.LoPct, r.HiPct = s.EstimatePct, lo, hi
 		r.BaseMedian, r.CandidateMedian = compare.Median(r.Base), compare.Median(r.Candidate)
 		r.DetectablePct = 0
@@ -230,6 +273,20 @@ func (g *Gate) look(doc *Document, plan compare.Plan, n int) error {
 		}
 	}
 	return nil
+}
+
+// noteSpread says, once the rows have a spread, how noisy the pairs are
+// and what the budget can decide, before the long part of the gate.
+func (g *Gate) noteSpread(doc *Document, end int) bool {
+	said := false
+	for _, r := range doc.Rows {
+		if r.Decision != compare.Undecided || len(r.Base) < 2 {
+			continue
+		}
+		said = true
+		g.say("gate: %s %s: %s; by the end of the budget (about %d pairs) %s", r.Label(), r.Metric, spreadText(r), end, reachText(r))
+	}
+	return said
 }
 
 // Change is a row's change by the method.
@@ -262,13 +319,11 @@ func (g *Gate) progress(doc *Document, pair int, start time.Time, next time.Dura
 	decided := len(doc.Rows) - len(g.active(doc))
 	left := "done"
 	if decided < len(doc.Rows) && pair < g.Config.MaxPairs {
-		// The rows still measured need at most MaxPairs - pair more rounds.
-		most := time.Duration(g.Config.MaxPairs-pair) * next
-		most = min(most, g.Config.Budget-g.now().Sub(start))
+		most := min(time.Duration(g.Config.MaxPairs-pair)*next, g.Config.Budget-g.now().Sub(start))
 		left = fmt.Sprintf("at most %v left", max(most, 0).Round(time.Second))
 	}
-	g.say("gate: pair %d of at most %d: %d of %d rows decided, %v elapsed, %s",
-		pair, g.Config.MaxPairs, decided, len(doc.Rows), g.now().Sub(start).Round(time.Second), left)
+	g.say("gate: pair %d: %d of %d rows decided, %v elapsed, %s",
+		pair, decided, len(doc.Rows), g.now().Sub(start).Round(time.Second), left)
 }
 
 func (g *Gate) say(format string, a ...any) {
@@ -278,6 +333,7 @@ func (g *Gate) say(format string, a ...any) {
 }
 
 func (g *Gate) save(doc *Document) {
+	doc.Load = loadBetween(g.load0, markLoad(g.pids()))
 	if g.Save == nil {
 		return
 	}

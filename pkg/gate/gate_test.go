@@ -64,7 +64,7 @@ func testConfig(t *testing.T, points ...string) *Config {
 	}
 	c := &Config{Base: Side{Name: "base", Bin: "a"}, Candidate: Side{Name: "candidate", Bin: "b"},
 		Target: []string{"--loopback"}, LatencyIters: 100, BandwidthSeconds: 0.1, Thresholds: th,
-		Alpha: 0.01, LookEvery: 10, MaxPairs: 40, Budget: time.Hour, Method: Paired}
+		Alpha: 0.01, FirstLook: 10, LookGrowth: 1.5, MaxPairs: 40, Budget: time.Hour, Method: Paired}
 	for _, s := range points {
 		p, err := ParsePoint(s)
 		if err != nil {
@@ -97,8 +97,9 @@ func TestGateAA(t *testing.T) {
 		t.Fatalf("A/A gate: status %s, outcome %s, exit %d; want complete, pass, 0\n%s", d.Status, d.Outcome, d.ExitCode, Summary(d))
 	}
 	for _, r := range d.Rows {
-		// Two rows, four looks: each test's error is 0.01/8, which ten
-		// pairs can reach (the signed-rank tail at n=10 is 1/1024).
+		// Two rows, a share of 0.005 each, spent over a horizon of 40
+		// pairs: 0.005 x 10/50 = 0.001 at ten pairs, which they can reach
+		// (the signed-rank tail at n=10 is 1/1024).
 		if r.Decision != compare.Pass || r.Pairs != 10 || len(r.Looks) != 1 {
 			t.Errorf("%s: %s after %d pairs, %d looks; want pass at the first look (10 pairs)", r.Label(), r.Decision, r.Pairs, len(r.Looks))
 		}
@@ -149,8 +150,9 @@ func TestGateUndecidedWithinBudget(t *testing.T) {
 	if d.ExitCode != ExitUndecided || r.Decision != compare.Undecided || !strings.Contains(d.StopReason, "budget") {
 		t.Fatalf("noisy, short budget: exit %d, %s, stopped by %q; want undecided by the budget", d.ExitCode, r.Decision, d.StopReason)
 	}
-	if len(r.Looks) > c.Plan().Looks {
-		t.Fatalf("%d looks, plan %d", len(r.Looks), c.Plan().Looks)
+	last := r.Looks[len(r.Looks)-1]
+	if !last.Final || math.Abs(r.AlphaSpent-c.Alpha) > 1e-12 || last.Confidence >= 1-2*last.Alpha+1e-12 {
+		t.Fatalf("the last look: %+v, %g spent; want it final, spending the rest of the share %g", last, r.AlphaSpent, c.Alpha)
 	}
 	if !(r.DetectablePct > 0) {
 		t.Errorf("undecided row: detectable %g, want a positive figure", r.DetectablePct)
@@ -225,7 +227,8 @@ func TestConfigCheck(t *testing.T) {
 		"no points":     func(c *Config) { c.Points = nil },
 		"twice":         func(c *Config) { c.Points = append(c.Points, c.Points[0]) },
 		"no threshold":  func(c *Config) { c.Thresholds = c.Thresholds[:1]; c.Points[0].Latency = false },
-		"look every 1":  func(c *Config) { c.LookEvery = 1 },
+		"first look 1":  func(c *Config) { c.FirstLook = 1 },
+		"growth":        func(c *Config) { c.LookGrowth = 1 },
 		"max < look":    func(c *Config) { c.MaxPairs = 5 },
 		"budget":        func(c *Config) { c.Budget = 0 },
 		"method":        func(c *Config) { c.Method = "bayes" },
@@ -245,29 +248,54 @@ func TestConfigCheck(t *testing.T) {
 	}
 }
 
-// TestPlanLooks: a look that cannot bound an interval spends none of the
-// false-alarm budget.
-func TestPlanLooks(t *testing.T) {
+// TestSchedule: looks at FirstLook, grown by LookGrowth, and MaxPairs;
+// a look that cannot bound an interval at what it may spend is not taken.
+func TestSchedule(t *testing.T) {
 	c := testConfig(t, DefaultPoints...)
-	if got := c.Schedule(); !slices.Equal(got, []int{10, 20, 30, 40}) {
+	if got := c.Schedule(); !slices.Equal(got, []int{10, 15, 23, 35, 40}) {
 		t.Fatalf("schedule %v", got)
 	}
-	// Paired, five rows: at 10 pairs the smallest p-value, 2^-10, is
-	// above 0.01/(5 x 3); the looks at 20, 30 and 40 count.
-	if p := c.Plan(); p.Looks != 3 {
-		t.Errorf("paired, 5 rows: %d looks, want 3", p.Looks)
+	c.MaxPairs = 1000
+	if got := c.Schedule(); len(got) != 13 || got[len(got)-1] != 1000 {
+		t.Errorf("schedule to 1000 by 1.5: %v", got)
 	}
-	c.Method = Unpaired
-	if p := c.Plan(); p.Looks != 4 {
-		t.Errorf("unpaired, 5 rows: %d looks, want 4", p.Looks)
+	// Paired: 2^-10 is the smallest p-value at ten pairs.
+	if c.CanDecide(10, 0.0009) || !c.CanDecide(10, 0.001) || c.CanDecide(10, 0) {
+		t.Errorf("paired CanDecide at 10 pairs wrong")
 	}
-	c = testConfig(t, "write_lat:64", "write_bw:4K")
-	if p := c.Plan(); p.Looks != 4 {
-		t.Errorf("paired, 2 rows: %d looks, want 4 (2^-10 < 0.01/8)", p.Looks)
+	c.Method = Unpaired // 1/C(20,10) = 5.4e-6
+	if c.CanDecide(10, 5e-6) || !c.CanDecide(10, 6e-6) {
+		t.Errorf("unpaired CanDecide at 10 pairs wrong")
 	}
-	c.MaxPairs, c.LookEvery = 25, 10
-	if got := c.Schedule(); !slices.Equal(got, []int{10, 20, 25}) {
-		t.Errorf("schedule to 25 by 10: %v", got)
+}
+
+// TestGateSpendsBudget: a row that cannot decide is measured for as long
+// as the budget allows, far past the old 40 pairs, with its looks on the
+// schedule and the last one final.
+func TestGateSpendsBudget(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	c.MaxPairs, c.Budget = 1000, 10*time.Minute // 2 s a pair: about 300 pairs
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(8, 8)), factor: 1.04, noise: 0.3, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d.Rows[0]
+	if r.Pairs < 280 || d.Seconds > c.Budget.Seconds() || !strings.Contains(d.StopReason, "budget") {
+		t.Fatalf("%d pairs in %.0f s of %v, stopped by %q; want the budget spent", r.Pairs, d.Seconds, c.Budget, d.StopReason)
+	}
+	var pairs []int
+	for _, l := range r.Looks {
+		pairs = append(pairs, l.Pairs)
+	}
+	// At ten pairs a 0.01 x 10/(10+300) error is below 2^-10: no look.
+	if !slices.Equal(pairs[:len(pairs)-1], []int{15, 23, 35, 53, 80, 120, 180, 270}) || !r.Looks[len(r.Looks)-1].Final {
+		t.Errorf("looks at %v; want the schedule from 15, then a final look", pairs)
+	}
+	if math.Abs(r.AlphaSpent-c.Alpha) > 1e-12 || d.Settings.Horizon < 250 {
+		t.Errorf("spent %g of %g, horizon %d", r.AlphaSpent, c.Alpha, d.Settings.Horizon)
+	}
+	if r.PairP10Pct >= 0 || r.PairP90Pct <= 0 || !(r.ReachPct > 0) {
+		t.Errorf("spread %g..%g, reach %g", r.PairP10Pct, r.PairP90Pct, r.ReachPct)
 	}
 }
 

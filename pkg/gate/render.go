@@ -16,8 +16,8 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", sideText(d.Base), sideText(d.Candidate))
 	s := d.Settings
-	fmt.Fprintf(&b, "%s gate, %s intervals (a %g false-alarm budget over %d rows x %d looks), thresholds %s\n",
-		s.Method, compare.FormatConfidence(s.Confidence), s.Alpha, len(d.Rows), s.Looks, strings.Join(s.Thresholds, ","))
+	fmt.Fprintf(&b, "%s gate, thresholds %s; a %g false-alarm budget, %g a row, spent over its looks as its pairs grow, the rest at the last\n",
+		s.Method, strings.Join(s.Thresholds, ","), s.Alpha, s.Alpha/float64(max(len(d.Rows), 1)))
 	if d.StopReason != "" {
 		fmt.Fprintf(&b, "stopped: %s, after %.0f s\n", d.StopReason, d.Seconds)
 	}
@@ -25,10 +25,12 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write gate table: %w", err)
 	}
-	tbl := compare.NewTable(w, "point", "metric", "pairs", "base median", "candidate median", "change ["+compare.FormatConfidence(s.Confidence)+" CI]", "decision")
+	tbl := compare.NewTable(w, "point", "metric", "pairs", "base median", "candidate median", "pair spread (p10, p90)",
+		"change [CI]", "CI level", "decision")
 	for _, r := range d.Rows {
 		cells := []string{r.Label(), r.Metric + " (" + r.Unit + ")", fmt.Sprint(len(r.Base)), valueCell(r.BaseMedian, len(r.Base)),
-			valueCell(r.CandidateMedian, len(r.Candidate)), changeCell(r), compare.Paint(colour, r.Decision.String(), decisionCell(r))}
+			valueCell(r.CandidateMedian, len(r.Candidate)), spreadCell(r), changeCell(r), levelCell(r),
+			compare.Paint(colour, r.Decision.String(), decisionCell(r))}
 		if err := tbl.Append(cells); err != nil {
 			return fmt.Errorf("write gate table: %w", err)
 		}
@@ -42,6 +44,9 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 		for _, n := range Notes(r) {
 			fmt.Fprintf(&b, "%s %s: %s\n", r.Label(), r.Metric, n)
 		}
+	}
+	if n := d.Load.Note(); n != "" {
+		fmt.Fprintf(&b, "load: %s\n", n)
 	}
 	if d.Status == StatusPartial {
 		fmt.Fprintf(&b, "partial: %s\n", d.Reason)
@@ -84,6 +89,60 @@ func changeCell(r *Row) string {
 	return compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
 }
 
+func spreadCell(r *Row) string {
+	if len(r.Looks) == 0 && r.PairP10Pct == 0 && r.PairP90Pct == 0 {
+		return "-"
+	}
+	return compare.FormatInterval(r.PairP10Pct, r.PairP90Pct)
+}
+
+func levelCell(r *Row) string {
+	if len(r.Looks) == 0 {
+		return "-"
+	}
+	return levelText(r.Looks[len(r.Looks)-1].Confidence)
+}
+
+// levelText writes a confidence with two significant digits of what it
+// leaves out: 99.74%, 99.9987%.
+func levelText(c float64) string {
+	out := 100 * (1 - c)
+	if !(out > 0) {
+		return compare.FormatConfidence(c)
+	}
+	dec := max(0, 1-int(math.Floor(math.Log10(out))))
+	return fmt.Sprintf("%.*f%%", dec, 100-out)
+}
+
+// spreadText says how the row's pairs spread.
+func spreadText(r *Row) string {
+	return fmt.Sprintf("the pairs spread %s to %s (p10 to p90 of candidate/base - 1)", compare.FormatPct(r.PairP10Pct), compare.FormatPct(r.PairP90Pct))
+}
+
+// reachText says what the row's pairs can decide by the budget's end.
+func reachText(r *Row) string {
+	lim := r.limit()
+	if math.IsInf(float64(r.ReachPct), 0) {
+		return "no regression can be decided yet"
+	}
+	t := fmt.Sprintf("the gate can decide a regression of about %.1f%% (threshold %g%%)", r.ReachPct, lim)
+	if float64(r.ReachPct) > lim {
+		t += ": a regression of the threshold's size would likely end undecided; a longer --budget, fewer points or a quieter machine would help"
+	}
+	return t
+}
+
+// limit is the row's threshold in percent.
+func (r *Row) limit() float64 {
+	if r.threshold.LimitPct != 0 {
+		return r.threshold.LimitPct
+	}
+	if t, err := compare.ParseThresholds(r.Threshold); err == nil && len(t) == 1 { // a row read back
+		return t[0].LimitPct
+	}
+	return 0
+}
+
 func decisionCell(r *Row) string {
 	if len(r.Looks) == 0 {
 		return "not looked at"
@@ -95,12 +154,7 @@ func decisionCell(r *Row) string {
 // undecided and what would decide it, and the caveats of its runs.
 func Notes(r *Row) []string {
 	var n []string
-	lim := r.threshold.LimitPct
-	if lim == 0 { // a row read back from a document
-		if t, err := compare.ParseThresholds(r.Threshold); err == nil && len(t) == 1 {
-			lim = t[0].LimitPct
-		}
-	}
+	lim := r.limit()
 	switch {
 	case len(r.Looks) == 0:
 	case r.Decision == compare.Fail:
@@ -111,7 +165,7 @@ func Notes(r *Row) []string {
 			det = fmt.Sprintf("about %.1f%%", r.DetectablePct)
 		}
 		n = append(n, fmt.Sprintf("undecided after %d pairs, not \"no regression\": the smallest regression these pairs would catch "+
-			"most of the time is %s (threshold %g%%); more pairs (--max-pairs, --budget) would decide", r.Pairs, det, lim))
+			"most of the time is %s (threshold %g%%); %s; a longer --budget would decide", r.Pairs, det, lim, spreadText(r)))
 	}
 	runs := 2 * len(r.Base)
 	if r.Unclean > 0 {

@@ -111,6 +111,17 @@ func (r *Pool) request(ctx context.Context, w *worker, s *Side, p Point) (Measur
 	return measurement(s, p, line, []byte(rep.Stdout), secs)
 }
 
+// PIDs are the workers' processes.
+func (r *Pool) PIDs() []int {
+	var p []int
+	for _, w := range r.workers {
+		if w.cmd.Process != nil && !w.dead {
+			p = append(p, w.cmd.Process.Pid)
+		}
+	}
+	return p
+}
+
 // Close ends every worker: its input closed, then, if it has not exited
 // within a few seconds, killed.
 func (r *Pool) Close() {

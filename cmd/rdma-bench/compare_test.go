@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,11 +38,16 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// The fixtures hold one session a side, which decides nothing unless the
+// lab vouches that its sessions do not drift: the tests of the runs'
+// statistics and views say so with --session-noise 0; TestCompareSessions
+// tests the sessions.
+
 // TestCompareFormats: every output format of a comparison with a
 // regression, against golden files; exit 1.
 func TestCompareFormats(t *testing.T) {
 	for _, format := range []string{"table", "markdown", "json", "junit"} {
-		r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"slower.json", "-o", format)
+		r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", format)
 		if r.code != 1 {
 			t.Errorf("-o %s: exit %d, want 1 (a regression): %s", format, r.code, r.stderr)
 		}
@@ -69,7 +75,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"subset.markdown.golden", 0, []string{fixtures + "base.json", fixtures + "subset.json", "-o", "markdown"}},
 	}
 	for _, c := range cases {
-		r := run(t, 30*time.Second, append([]string{"compare"}, c.args...)...)
+		r := run(t, 30*time.Second, append([]string{"compare", "--session-noise", "0"}, c.args...)...)
 		if r.code != c.code {
 			t.Errorf("compare %s: exit %d, want %d: %s", strings.Join(c.args, " "), r.code, c.code, r.stderr)
 		}
@@ -77,7 +83,7 @@ func TestCompareExitCodes(t *testing.T) {
 			golden(t, c.golden, r.stdout)
 		}
 	}
-	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"subset.json", "-o", "json")
+	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"subset.json", "-o", "json")
 	if r.code != 0 || !strings.Contains(r.stderr, "send_lat RC poll 64 B: only in the new side: not compared") ||
 		strings.Contains(r.stdout, "only in the") {
 		t.Errorf("-o json with one-sided points: exit %d, stderr %q", r.code, r.stderr)
@@ -88,7 +94,7 @@ func TestCompareExitCodes(t *testing.T) {
 // counted by default, left out point by point with --clean-only (a point
 // with no clean run on a side is not compared), and every format says so.
 func TestCompareUnclean(t *testing.T) {
-	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
+	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
 	if r.code != 0 {
 		t.Errorf("--clean-only: exit %d, want 0: %s", r.code, r.stderr)
 	}
@@ -100,10 +106,10 @@ func TestCompareUnclean(t *testing.T) {
 		}{
 			{"--allow-partial", []string{"(2 unclean)", "(10 unclean)", "12 unclean runs pooled",
 				"write_lat RC poll 64 B: 2 of 10 new runs not clean, pooled with the others (--clean-only leaves them out)"}},
-			{"--clean-only", []string{"n=8 (2 unclean left out)", "2 unclean runs left out (--clean-only)",
+			{"--clean-only", []string{"n=8 in 1 session (2 unclean left out)", "2 unclean runs left out (--clean-only)",
 				"write_lat RC poll 64 B: 2 of 10 new runs not clean, left out by --clean-only"}},
 		} {
-			r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
+			r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
 			out := r.stdout + r.stderr
 			if format == "json" {
 				var doc struct {
@@ -127,7 +133,7 @@ func TestCompareUnclean(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
+	if !strings.Contains(run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
 		"tcp_lat TCP poll 64 B: all 10 new runs not clean and left out by --clean-only: not compared") {
 		t.Errorf("a point without a clean run is not said to be left out")
 	}
@@ -136,7 +142,7 @@ func TestCompareUnclean(t *testing.T) {
 // TestCompareIgnoreCompletion: poll against event mode is compared when
 // asked, each row and the differing metadata naming both modes.
 func TestCompareIgnoreCompletion(t *testing.T) {
-	r := run(t, 30*time.Second, "compare", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
+	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
 	for _, w := range []string{"| write_lat RC 64 B completion=poll->event ", "| tcp_bw TCP 64 KiB completion=poll->event ",
 		"param completion: poll -> event", "of 24 comparisons"} {
 		if !strings.Contains(r.stdout, w) {
@@ -153,7 +159,7 @@ func TestCompareIgnoreCompletion(t *testing.T) {
 func TestCompareOutputFileAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	out, plots := filepath.Join(dir, "summary.md"), filepath.Join(dir, "plots")
-	r := run(t, 60*time.Second, "compare", fixtures+"base.json", fixtures+"slower.json", "-o", "markdown", "--output-file", out, "--plot", plots)
+	r := run(t, 60*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", "markdown", "--output-file", out, "--plot", plots)
 	if r.code != 1 || r.stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
@@ -314,4 +320,49 @@ func hasText(texts []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestCompareSessions: documents are sessions. One session a side decides
+// nothing, in every format, and says what would; three sessions a side
+// of the same firmware whose write_lat 64 B drifts by half a percent do
+// not fail; one session 10% slower against three steady ones does.
+func TestCompareSessions(t *testing.T) {
+	dir := fixtures + "sessions/"
+	for _, format := range []string{"table", "markdown", "json", "junit"} {
+		r := run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "-o", format)
+		if r.code != 3 || !strings.Contains(r.stdout, "one session a side") || !strings.Contains(r.stdout+r.stderr, "--session-noise") {
+			t.Errorf("-o %s, one session a side: exit %d, want 3 and the reason:\n%s", format, r.code, r.stdout)
+		}
+	}
+	r := run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-B", dir)
+	if r.code == 1 || !strings.Contains(r.stdout, "n=15 in 3 sessions") || !strings.Contains(r.stdout, "over sessions where there are three or more") {
+		t.Errorf("A/A in three sessions a side: exit %d, want no regression, over sessions:\n%s", r.code, r.stdout)
+	}
+	r = run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "--fail-on", "lat.p50>+5%")
+	if r.code != 1 || !regexp.MustCompile(`(?m)^\| write_lat RC poll 64 B +\| lat.p50 \(us\) +\|.*n=15 in 3 sessions.*n=5 in 1 session .*\| slower +\| fail`).MatchString(r.stdout) {
+		t.Errorf("10%% slower against three sessions: exit %d, want 1 and write_lat 64 B failing:\n%s", r.code, r.stdout)
+	}
+	r = run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "-o", "json")
+	var doc struct {
+		Rows []struct {
+			Point, Method string
+			Spread        *float64 `json:"session_spread_pct"`
+			Base          struct{ Sessions int }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Rows) == 0 || doc.Rows[0].Method != "sessions" ||
+		doc.Rows[0].Base.Sessions != 3 || doc.Rows[0].Spread == nil {
+		t.Errorf("-o json over sessions: %+v, %v", doc.Rows, err)
+	}
+	// The lab's session noise decides one session a side.
+	r = run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", "1%", "--fail-on", "lat.p50>+5%")
+	if r.code != 1 || !strings.Contains(r.stdout, "widened by a session noise of 1%") {
+		t.Errorf("--session-noise 1%%: exit %d, want 1:\n%s", r.code, r.stdout)
+	}
+	for _, bad := range []string{"100", "-1", "x"} {
+		if r := run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", bad); r.code != 2 ||
+			!strings.Contains(r.stderr, "want a percentage from 0 to below 100") {
+			t.Errorf("--session-noise %s: exit %d, %q", bad, r.code, r.stderr)
+		}
+	}
 }

@@ -111,7 +111,7 @@ func TestReport(t *testing.T) {
 // when the gate fails: it is not a gate.
 func TestReportWithBase(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.html")
-	r := run(t, 60*time.Second, "report", fixtures+"slower.json", "--base", fixtures+"base.json", "-o", out)
+	r := run(t, 60*time.Second, "report", fixtures+"slower.json", "--base", fixtures+"base.json", "-o", out, "--session-noise", "0")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

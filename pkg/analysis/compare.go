@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
@@ -24,6 +25,10 @@ type CompareOptions struct {
 	Strict           bool // an inconclusive gated row fails the gate
 	AllowPartial     bool // compare runs that were cut short
 	CleanOnly        bool // leave out the runs that were not clean
+	// SessionNoisePct is --session-noise (nil: not given); SessionGap how
+	// close documents are to be one session (0: DefaultSessionGap).
+	SessionNoisePct *float64
+	SessionGap      time.Duration
 }
 
 // CompareOutput is everything compare writes, built before anything is.
@@ -124,13 +129,21 @@ func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []
 	if err != nil {
 		return nil, nil, nil, badInput("%v", err)
 	}
-	series, notes := m.Series(metrics)
+	gap := o.SessionGap
+	if gap <= 0 {
+		gap = results.DefaultSessionGap
+	}
+	series, notes := m.Series(metrics, results.SessionsOf(s.Base, gap), results.SessionsOf(s.New, gap))
 	if len(series) == 0 {
 		return nil, nil, nil, badInput("nothing to compare: no point has figures of %s on both sides", o.metricsOrAll())
 	}
+	copt := compare.DefaultOptions()
+	if o.SessionNoisePct != nil {
+		copt.SessionNoisePct = *o.SessionNoisePct
+	}
 	rows := make([]compare.Row, 0, len(series))
 	for _, se := range series {
-		row, err := compare.Compare(se, compare.DefaultOptions())
+		row, err := compare.Compare(se, copt)
 		if err != nil {
 			return nil, nil, nil, badInput("%v", err)
 		}

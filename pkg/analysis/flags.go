@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -41,7 +43,35 @@ func (f *CompareFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.PlotDir, "plot", "", "also write the comparison's charts (SVG and PNG) into this directory")
 	fs.StringVar(&o.BaseLabel, "base-label", "", "take the base side from the documents labelled this")
 	fs.StringVar(&o.Label, "label", "", "take the new side from the documents labelled this")
+	fs.Var(&sessionNoise{&o.SessionNoisePct}, "session-noise", sessionNoiseUsage)
+	fs.DurationVar(&o.SessionGap, "session-gap", results.DefaultSessionGap, "documents of a side that start within this of the one before's last run are one session")
 }
+
+const sessionNoiseUsage = "N%: how much a point's session median moves from one session to the next (a standard deviation, " +
+	"from the lab's A/A history: rdma-bench history); used where the sides have too few sessions to measure it " +
+	"(default: unknown, and one session a side decides nothing; 0: sessions do not drift)"
+
+// sessionNoise is --session-noise: a percentage, "N%" or "N"; nil until
+// set.
+type sessionNoise struct{ p **float64 }
+
+func (s *sessionNoise) String() string {
+	if s.p == nil || *s.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(**s.p, 'g', -1, 64) + "%"
+}
+
+func (s *sessionNoise) Set(v string) error {
+	x, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+	if err != nil || !(x >= 0 && x < 100) {
+		return fmt.Errorf("want a percentage from 0 to below 100, such as 3%%")
+	}
+	*s.p = &x
+	return nil
+}
+
+func (s *sessionNoise) Type() string { return "N%" }
 
 // Register adds report's flags but its output to fs: the title, the
 // bases and their comparison's, then the charts' (ChartOptions).
@@ -50,5 +80,6 @@ func (o *ReportOptions) Register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.Bases, "base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
 	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")
 	fs.StringArrayVar(&o.Ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
+	fs.Var(&sessionNoise{&o.SessionNoisePct}, "session-noise", "with --base: "+sessionNoiseUsage)
 	o.Charts.Register(fs)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 // names lists fs's flags in the order they were added.
@@ -30,17 +31,18 @@ func TestCompareFlagsRegister(t *testing.T) {
 	if err := fs.Parse(nil); err != nil {
 		t.Fatal(err)
 	}
-	want := CompareFlags{CompareOptions: CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "table"}}
+	want := CompareFlags{CompareOptions: CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "table", SessionGap: results.DefaultSessionGap}}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("defaults %+v, want %+v", f, want)
 	}
-	if got := names(fs); got != "fail-on strict output output-file ignore-param allow-partial clean-only metrics plot base-label label" {
+	if got := names(fs); got != "fail-on strict output output-file ignore-param allow-partial clean-only metrics plot base-label label session-noise session-gap" {
 		t.Errorf("flags %s", got)
 	}
-	if err := fs.Parse([]string{"-o", "json", "--plot", "d", "--output-file", "f", "--ignore-param", "mtu", "--ignore-param", "odp", "--strict", "--label", "B"}); err != nil {
+	if err := fs.Parse([]string{"-o", "json", "--plot", "d", "--output-file", "f", "--ignore-param", "mtu", "--ignore-param", "odp", "--strict", "--label", "B", "--session-noise", "3%"}); err != nil {
 		t.Fatal(err)
 	}
-	if f.Format != "json" || f.PlotDir != "d" || f.OutFile != "f" || len(f.Ignore) != 2 || !f.Strict || f.Label != "B" {
+	if f.Format != "json" || f.PlotDir != "d" || f.OutFile != "f" || len(f.Ignore) != 2 || !f.Strict || f.Label != "B" ||
+		f.SessionNoisePct == nil || *f.SessionNoisePct != 3 {
 		t.Errorf("parsed %+v", f)
 	}
 }
@@ -57,7 +59,7 @@ func TestReportOptionsRegister(t *testing.T) {
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("got %+v, want %+v", o, want)
 	}
-	if got := names(fs); got != "title base fail-on ignore-param metric labels allow-partial clean-only" {
+	if got := names(fs); got != "title base fail-on ignore-param session-noise metric labels allow-partial clean-only" {
 		t.Errorf("flags %s", got)
 	}
 }

@@ -22,6 +22,9 @@ type ReportOptions struct {
 	Bases  []string
 	FailOn string   // with Bases: the gate's thresholds
 	Ignore []string // with Bases: parameters a match may differ in
+	// SessionNoisePct is, with Bases, compare's --session-noise (nil: not
+	// given).
+	SessionNoisePct *float64
 }
 
 // BuildReport composes the HTML report of the documents that paths name:
@@ -39,7 +42,8 @@ func BuildReport(o ReportOptions, paths []string, notes io.Writer) (plot.Report,
 	r := plot.Report{Title: o.Title, Meta: results.Meta(docs)}
 	r.Sections = append(r.Sections, figureSections(sides, charts)...)
 	if len(o.Bases) > 0 {
-		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly}
+		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly,
+			SessionNoisePct: o.SessionNoisePct}
 		sec, err := comparisonSection(co, o.Bases, paths, docs, notes)
 		if err != nil {
 			return plot.Report{}, err

@@ -20,6 +20,11 @@ type Series struct {
 	Base, New []float64
 	// BaseRuns and NewRuns count each side's runs that were not clean.
 	BaseRuns, NewRuns RunCounts
+	// BaseSessions and NewSessions, when set, number the session of each
+	// value of Base and New: runs taken together in time, which share the
+	// machine's drift of that time, so that their spread understates the
+	// difference between two sessions. Nil: the values are independent.
+	BaseSessions, NewSessions []int
 }
 
 // RunCounts count one side's runs that carry a caveat: runs whose port
@@ -49,8 +54,9 @@ type Side struct {
 	// Confidence is the interval's actual coverage, at least the level
 	// asked for.
 	Confidence float64
-	// N is the number of values.
-	N int
+	// N is the number of values; Sessions the sessions they came in (0:
+	// not known).
+	N, Sessions int
 	// RunCounts count the side's runs that were not clean.
 	RunCounts
 }
@@ -78,6 +84,13 @@ type Row struct {
 	ChangeConfidence float64
 	// P is the two-sided Mann-Whitney U test's p-value (benchmath's).
 	P float64
+	// Method says how the change and its interval were estimated: over
+	// runs, over sessions, or not at all (one session a side): the
+	// Method* constants. SessionSpreadPct is the standard deviation of one
+	// session's median between sessions, in percent, with MethodSessions
+	// (NaN otherwise).
+	Method           string
+	SessionSpreadPct float64
 	// Options are the settings the row was computed with.
 	Options Options
 	// Verdict is the outcome; Reason explains it in one sentence.
@@ -151,6 +164,12 @@ func Compare(s Series, o Options) (Row, error) {
 	}
 	row.ChangeLoPct, row.ChangeHiPct = sh.LoPct, sh.HiPct
 	row.ChangeConfidence, row.ChangePct = sh.Confidence, sh.EstimatePct
+	row.SessionSpreadPct = math.NaN()
+	if !applySessions(&row, s, o) {
+		row.Verdict, row.Reason = Inconclusive, oneSessionReason(&row)
+		row.DetectableLoPct, row.DetectableHiPct, row.Hint = -100, math.Inf(1), sessionHint
+		return row, nil
+	}
 	decide(&row)
 	return row, nil
 }
@@ -161,10 +180,16 @@ func summarise(s *benchmath.Sample, confidence float64, warn []error) (Side, []e
 	return side, append(warn, sum.Warnings...)
 }
 
-// validate checks that both sides hold positive finite values.
+// validate checks that both sides hold positive finite values, and a
+// session for each value when sessions are given.
 func (s Series) validate() error {
 	if s.Metric.Name == "" {
 		return fmt.Errorf("point %q: metric has no name", s.Point)
+	}
+	if (s.BaseSessions == nil) != (s.NewSessions == nil) ||
+		s.BaseSessions != nil && (len(s.BaseSessions) != len(s.Base) || len(s.NewSessions) != len(s.New)) {
+		return fmt.Errorf("point %q, metric %s: sessions for %d and %d values of %d and %d", s.Point, s.Metric.Name,
+			len(s.BaseSessions), len(s.NewSessions), len(s.Base), len(s.New))
 	}
 	for _, side := range []struct {
 		name string

@@ -9,8 +9,19 @@ import (
 // so close to the edge that more runs are not a practical answer.
 const maxRunsEstimate = 1000
 
-// estimateNote says how the runs needed were estimated.
-const estimateNote = "(runs estimated with the interval's width taken to shrink as 1/sqrt(runs))"
+// estimateNote says how the runs (or sessions) needed were estimated.
+func (r *Row) estimateNote() string {
+	u := r.unitWord()
+	return fmt.Sprintf("(%s estimated with the interval's width taken to shrink as 1/sqrt(%s))", u, u)
+}
+
+// unitWord names the values a row's change was estimated over.
+func (r *Row) unitWord() string {
+	if r.Method == MethodSessions {
+		return "sessions"
+	}
+	return "runs"
+}
 
 // decide sets the row's verdict, reason and runs needed from its figures.
 func decide(r *Row) {
@@ -18,10 +29,10 @@ func decide(r *Row) {
 	lo, hi := r.ChangeLoPct, r.ChangeHiPct
 	iv := fmt.Sprintf("the change's %s interval %s", confLabel(r.Options.Confidence), fmtInterval(lo, hi))
 	bandText := fmt.Sprintf("the +/-%g%% noise band", band)
-	n1, n2 := r.Base.N, r.New.N
+	n1, n2 := r.units()
 	sig := r.P < alpha
 	switch {
-	case MinPValue(n1, n2) >= alpha:
+	case r.Method != MethodSessions && MinPValue(n1, n2) >= alpha:
 		r.Verdict = Inconclusive
 		r.RunsNeeded = max(RecommendedRuns, MinRuns(alpha))
 		setDetectable(r)
@@ -58,7 +69,7 @@ func decide(r *Row) {
 		} else {
 			r.Reason = fmt.Sprintf("%s straddles an edge of %s (%s); %s; %s", iv, bandText, fmtP(r.P), detectableText(r), r.Hint)
 		}
-		r.Reason += " " + estimateNote
+		r.Reason += " " + r.estimateNote()
 	}
 }
 
@@ -68,7 +79,8 @@ func decide(r *Row) {
 // result is at least one more than the larger side and at most
 // maxRunsEstimate.
 func runsToClear(r *Row, edge float64) int {
-	least := max(r.Base.N, r.New.N) + 1
+	n1, n2 := r.units()
+	least := max(n1, n2) + 1
 	shift := math.Log1p(r.ChangePct / 100)
 	lo, hi := math.Log1p(r.ChangeLoPct/100), math.Log1p(r.ChangeHiPct/100)
 	half := hi - shift // the half that faces the edge
@@ -85,12 +97,21 @@ func runsToClear(r *Row, edge float64) int {
 	s := gap / half
 	// Equal runs n per side give the same width as (n1, n2) when
 	// 2/n = 1/n1 + 1/n2.
-	neff := 2 / (1/float64(r.Base.N) + 1/float64(r.New.N))
+	neff := 2 / (1/float64(n1) + 1/float64(n2))
 	n := math.Ceil(neff / (s * s))
 	if n > maxRunsEstimate {
 		return maxRunsEstimate
 	}
 	return max(least, int(n))
+}
+
+// units are the sides' independent values: their sessions when the
+// change is estimated over sessions, else their runs.
+func (r *Row) units() (int, int) {
+	if r.Method == MethodSessions {
+		return r.Base.Sessions, r.New.Sessions
+	}
+	return r.Base.N, r.New.N
 }
 
 // confLabel formats a confidence level as a percentage, "95%".

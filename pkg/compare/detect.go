@@ -57,16 +57,25 @@ func setDetectable(r *Row) {
 	m := detectMargin(r)
 	band := r.Options.NoiseBandPct
 	r.DetectableLoPct, r.DetectableHiPct = beyond(-band, m, false), beyond(band, m, true)
-	r.Hint = hint(r.RunsNeeded)
+	r.Hint = hintFor(r, r.RunsNeeded)
+}
+
+// hintFor is hint, or, for a change estimated over sessions, the sessions
+// a side that would decide it.
+func hintFor(r *Row, n int) string {
+	if r.Method == MethodSessions {
+		return fmt.Sprintf("about %d sessions a side would decide it", n)
+	}
+	return hint(n)
 }
 
 // detectableText says what a row's runs can decide, for its reason.
 func detectableText(r *Row) string {
 	if math.IsInf(r.DetectableHiPct, 1) {
-		return "no change, however large, can be decided with these runs"
+		return "no change, however large, can be decided with these " + r.unitWord()
 	}
-	return fmt.Sprintf("these runs would decide only a change beyond %s or %s (about 4 times in 5)",
-		fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
+	return fmt.Sprintf("these %s would decide only a change beyond %s or %s (about 4 times in 5)",
+		r.unitWord(), fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
 }
 
 // hint says what would decide a row that needs about n runs per side: a

@@ -112,7 +112,10 @@ func gateRow(r Row, th []Threshold) GateRow {
 	figures := fmt.Sprintf("%s %s %s, %s (base %s, new %s %s)", r.Metric.Name, fmtPct(r.ChangePct),
 		fmtInterval(lo, hi), fmtP(r.P), fmtValue(r.Base.Median), fmtValue(r.New.Median), r.Metric.Unit)
 	switch {
-	case MinPValue(r.Base.N, r.New.N) >= r.Options.Alpha:
+	case r.Method == MethodOneSession:
+		gr.Outcome, gr.Message = OutcomeInconclusive, r.Reason
+		gr.GateDetectablePct, gr.GateHint = beyond(edge, math.Inf(1), !r.Metric.HigherIsBetter), r.Hint
+	case r.Method != MethodSessions && MinPValue(r.Base.N, r.New.N) >= r.Options.Alpha:
 		gr.Outcome, gr.GateRunsNeeded, gr.Message = OutcomeInconclusive, r.RunsNeeded, r.Reason
 		gr.GateDetectablePct, gr.GateHint = beyond(edge, math.Inf(1), !r.Metric.HigherIsBetter), r.Hint
 	case r.P < r.Options.Alpha && over:
@@ -125,13 +128,13 @@ func gateRow(r Row, th []Threshold) GateRow {
 		gr.Outcome = OutcomeInconclusive
 		gr.GateRunsNeeded = runsToClear(&r, math.Log1p(edge/100))
 		gr.GateDetectablePct = beyond(edge, detectMargin(&r), !r.Metric.HigherIsBetter)
-		gr.GateHint = hint(gr.GateRunsNeeded)
+		gr.GateHint = hintFor(&r, gr.GateRunsNeeded)
 		why := "interval straddles"
 		if over {
 			why = fmt.Sprintf("interval beyond but p not below alpha %g for", r.Options.Alpha)
 		}
-		gr.Message = fmt.Sprintf("%s: %s threshold %s; these runs would fail only a regression beyond %s (about 4 times in 5); %s %s",
-			figures, why, t, fmtPct(gr.GateDetectablePct), gr.GateHint, estimateNote)
+		gr.Message = fmt.Sprintf("%s: %s threshold %s; these %s would fail only a regression beyond %s (about 4 times in 5); %s %s",
+			figures, why, t, r.unitWord(), fmtPct(gr.GateDetectablePct), gr.GateHint, r.estimateNote())
 	}
 	return gr
 }

@@ -31,12 +31,18 @@ type Options struct {
 	// NoiseBandPct is the half-width, in percent of the base median, of the
 	// band around zero that counts as noise; 0 <= NoiseBandPct < 100.
 	NoiseBandPct float64
+	// SessionNoisePct is the lab's standard deviation, in percent, of a
+	// point's session median from one session to the next (from its A/A
+	// history), used where the sessions of a comparison are too few to
+	// measure it; negative: unknown, and one session a side then decides
+	// nothing. 0 vouches that sessions do not drift.
+	SessionNoisePct float64
 }
 
 // DefaultOptions returns 95% intervals, Alpha 0.05 and a noise band of
 // [DefaultNoiseBandPct].
 func DefaultOptions() Options {
-	return Options{Confidence: 0.95, Alpha: 0.05, NoiseBandPct: DefaultNoiseBandPct}
+	return Options{Confidence: 0.95, Alpha: 0.05, NoiseBandPct: DefaultNoiseBandPct, SessionNoisePct: -1}
 }
 
 // Validate reports the first setting out of its allowed range.
@@ -48,6 +54,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("alpha %v: want a significance level between 0 and 1 such as 0.05", o.Alpha)
 	case !(o.NoiseBandPct >= 0 && o.NoiseBandPct < 100):
 		return fmt.Errorf("noise band %v%%: want a percentage from 0 to below 100 such as 2", o.NoiseBandPct)
+	case math.IsNaN(o.SessionNoisePct) || o.SessionNoisePct >= 100:
+		return fmt.Errorf("session noise %v%%: want a percentage from 0 to below 100 such as 3", o.SessionNoisePct)
 	}
 	return nil
 }

@@ -37,6 +37,8 @@ type jsonSettings struct {
 	Confidence   float64 `json:"confidence"`
 	Alpha        float64 `json:"alpha"`
 	NoiseBandPct float64 `json:"noise_band_pct"`
+	// SessionNoisePct is --session-noise; null when not given.
+	SessionNoisePct *float64 `json:"session_noise_pct"`
 }
 
 type jsonThreshold struct {
@@ -68,6 +70,7 @@ type jsonSide struct {
 	CIHi         *float64 `json:"ci_hi"`
 	CIConfidence float64  `json:"ci_confidence"`
 	N            int      `json:"n"`
+	Sessions     int      `json:"sessions"`
 	Unclean      int      `json:"unclean"`
 	LeftOut      int      `json:"unclean_left_out"`
 	// Thin counts the runs whose percentile came from fewer samples than
@@ -88,6 +91,8 @@ type jsonRow struct {
 	ChangeHiPct      *float64    `json:"change_ci_hi_pct"`
 	ChangeConfidence float64     `json:"change_ci_confidence"`
 	MedianChangePct  float64     `json:"median_change_pct"`
+	Method           string      `json:"method"`
+	SessionSpreadPct *float64    `json:"session_spread_pct"`
 	PValue           float64     `json:"p_value"`
 	Verdict          string      `json:"verdict"`
 	Reason           string      `json:"reason"`
@@ -119,7 +124,11 @@ type jsonRowGate struct {
 // names; keys ending in _pct are percentages of the base. change_pct is
 // the Hodges-Lehmann estimate that every format shows, the centre of
 // change_ci_lo_pct..change_ci_hi_pct; median_change_pct is the change of
-// the medians, for reference. An unbounded interval end is null.
+// the medians, for reference. method says how the change was estimated
+// (runs, sessions, runs + session noise, one session a side: [Row.Method]),
+// a side's sessions how many it came in (0: not known), and
+// session_spread_pct the sessions' spread (null unless over sessions). An
+// unbounded interval end is null.
 func WriteJSON(w io.Writer, r Comparison) error {
 	g, v := r.Gate.Counts(), r.Verdicts()
 	doc := jsonReport{
@@ -141,6 +150,9 @@ func WriteJSON(w io.Writer, r Comparison) error {
 		if doc.Settings == nil {
 			o := gr.Options
 			doc.Settings = &jsonSettings{Confidence: o.Confidence, Alpha: o.Alpha, NoiseBandPct: o.NoiseBandPct}
+			if o.SessionNoisePct >= 0 {
+				doc.Settings.SessionNoisePct = &o.SessionNoisePct
+			}
 		}
 		doc.Rows = append(doc.Rows, toJSONRow(gr))
 	}
@@ -159,6 +171,7 @@ func toJSONRow(g GateRow) jsonRow {
 		Base: toJSONSide(g.Base), New: toJSONSide(g.New),
 		ChangePct: g.ChangePct, ChangeLoPct: finite(g.ChangeLoPct), ChangeHiPct: finite(g.ChangeHiPct),
 		ChangeConfidence: g.ChangeConfidence, MedianChangePct: g.MedianChangePct, PValue: g.P,
+		Method: g.Method, SessionSpreadPct: finite(g.SessionSpreadPct),
 		Verdict: g.Verdict.String(), Reason: g.Reason, RunsNeeded: g.RunsNeeded, Hint: g.Hint,
 		Warnings: append([]string{}, g.Warnings...),
 		Gate: jsonRowGate{Outcome: g.Outcome.String(), Message: g.Message, RunsNeeded: g.GateRunsNeeded,
@@ -178,7 +191,7 @@ func toJSONRow(g GateRow) jsonRow {
 }
 
 func toJSONSide(s Side) jsonSide {
-	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N,
+	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N, Sessions: s.Sessions,
 		Unclean: s.Unclean, LeftOut: s.Dropped, Thin: s.Thin, Tick: s.Tick}
 }
 

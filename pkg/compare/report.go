@@ -131,6 +131,9 @@ func (r Comparison) settings() string {
 		o := r.Gate.Rows[0].Options
 		parts = append(parts, fmt.Sprintf("medians with %s intervals (benchmath), Mann-Whitney U test at alpha %g, "+
 			"noise band +/-%g%%, change: Hodges-Lehmann estimate of new/base with its interval (on log ratios)", confLabel(o.Confidence), o.Alpha, o.NoiseBandPct))
+		if s := sessionSettings(r.Gate.Rows); s != "" {
+			parts = append(parts, s)
+		}
 		if slices.ContainsFunc(r.Gate.Rows, func(g GateRow) bool { return g.Base.noCI() || g.New.noCI() }) {
 			parts = append(parts, fmt.Sprintf("[no CI]: a median's %s interval takes at least %d runs",
 				confLabel(o.Confidence), medianRuns(o.Confidence)))
@@ -145,6 +148,35 @@ func (r Comparison) settings() string {
 		th = strings.Join(names, ", ")
 	}
 	return strings.Join(append(parts, "thresholds: "+th), "; ")
+}
+
+// sessionSettings says how sessions entered the rows: over sessions, with
+// the lab's session noise, or not at all; "" when no row knows its
+// sessions.
+func sessionSettings(rows []GateRow) string {
+	var m []string
+	for _, g := range rows {
+		if g.Base.Sessions > 0 && !slices.Contains(m, g.Method) {
+			m = append(m, g.Method)
+		}
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, x := range m {
+		switch x {
+		case MethodSessions:
+			parts = append(parts, "over sessions where there are three or more in all (each session's median one value, Student's t)")
+		case MethodSessionNoise:
+			parts = append(parts, fmt.Sprintf("over runs, widened by a session noise of %g%% (--session-noise)", rows[0].Options.SessionNoisePct))
+		case MethodRuns:
+			parts = append(parts, "over runs (--session-noise 0: sessions taken not to drift)")
+		case MethodOneSession:
+			parts = append(parts, "not decided with one session a side (the drift between two sessions is not measured)")
+		}
+	}
+	return "sessions (documents, or runs taken together in time): the change " + strings.Join(parts, "; ")
 }
 
 // note returns what a reader should know about a row beyond its cells,
@@ -231,10 +263,21 @@ const (
 // confidence asked (settings says how many it takes), then its unclean
 // runs, "n=8 (2 unclean left out)".
 func sideCell(s Side) string {
-	if s.noCI() {
-		return fmt.Sprintf("%s [no CI] n=%d%s", fmtValue(s.Median), s.N, s.cellText())
+	n := fmt.Sprintf("n=%d", s.N)
+	if s.Sessions > 0 {
+		n += fmt.Sprintf(" in %d session%s", s.Sessions, plural(s.Sessions))
 	}
-	return fmt.Sprintf("%s [%s, %s] n=%d%s", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), s.N, s.cellText())
+	if s.noCI() {
+		return fmt.Sprintf("%s [no CI] %s%s", fmtValue(s.Median), n, s.cellText())
+	}
+	return fmt.Sprintf("%s [%s, %s] %s%s", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), n, s.cellText())
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // changeCell formats the change as "+7.2% [+5.9%, +8.4%]".

@@ -49,7 +49,7 @@ func TestSeries(t *testing.T) {
 		len(m.NewOnly) != 1 || m.Describe(m.NewOnly[0]) != "send_lat RC poll 64 B" {
 		t.Errorf("one-sided points: base %v, new %v", m.BaseOnly, m.NewOnly)
 	}
-	series, notes := m.Series(metric.All())
+	series, notes := m.Series(metric.All(), nil, nil)
 	var got []string
 	for _, s := range series {
 		got = append(got, fmt.Sprintf("%s %s %v %v", s.Point, s.Metric.Name, s.Base, s.New))

@@ -30,14 +30,24 @@ func Applies(name string, latency bool) bool {
 // Values returns a metric's figure in each of a point's runs that has a
 // positive one, and how many runs had none.
 func (p *Point) Values(metric string) (vals []float64, missing int) {
-	for _, s := range p.Runs {
+	vals, _, missing = p.values(metric, nil)
+	return vals, missing
+}
+
+// values is Values with the session of each value (nil without sessions).
+func (p *Point) values(metric string, sess Sessions) (vals []float64, ids []int, missing int) {
+	all := sess.of(p.Runs)
+	for i, s := range p.Runs {
 		if v := Value(metric, &s.Run.Figures); v != nil && *v > 0 {
 			vals = append(vals, *v)
+			if all != nil {
+				ids = append(ids, all[i])
+			}
 		} else {
 			missing++
 		}
 	}
-	return vals, missing
+	return vals, ids, missing
 }
 
 // Series returns one compare.Series for every pair and metric that
@@ -45,8 +55,9 @@ func (p *Point) Values(metric string) (vals []float64, missing int) {
 // side's unclean runs counted. A metric that applies but one side has no
 // figure for is left out, and so is a pair with a side whose every run
 // was left out as unclean; they and runs without a figure are explained
-// in notes.
-func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, notes []string) {
+// in notes. With base and new sessions (SessionsOf each side's
+// documents), each value carries its session; nil for none.
+func (m *Matching) Series(metrics []compare.Metric, base, new Sessions) (series []compare.Series, notes []string) {
 	for _, p := range m.Pairs {
 		if p.Base.Latency != p.New.Latency {
 			notes = append(notes, fmt.Sprintf("%s: a latency point on one side and a bandwidth point on the other: not compared", p.Label))
@@ -60,8 +71,8 @@ func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, no
 			if !Applies(met.Name, p.Base.Latency) {
 				continue
 			}
-			b, bMiss := p.Base.Values(met.Name)
-			n, nMiss := p.New.Values(met.Name)
+			b, bs, bMiss := p.Base.values(met.Name, base)
+			n, ns, nMiss := p.New.values(met.Name, new)
 			switch {
 			case len(b) == 0 && len(n) == 0:
 				continue
@@ -83,7 +94,7 @@ func (m *Matching) Series(metrics []compare.Metric) (series []compare.Series, no
 				}
 			}
 			series = append(series, compare.Series{Point: p.Label, Metric: met, Base: b, New: n,
-				BaseRuns: p.Base.runCounts(met), NewRuns: p.New.runCounts(met)})
+				BaseRuns: p.Base.runCounts(met), NewRuns: p.New.runCounts(met), BaseSessions: bs, NewSessions: ns})
 		}
 	}
 	return series, notes

@@ -76,6 +76,16 @@ func main() {
 		r.Params["completion"] = raw("event")
 	}
 	docs["event.json"] = event
+	// sessions/: a point measured in sessions a day apart, whose
+	// write_lat 64 B drifts from one to the next by about half a percent
+	// (slow by session): fw-A and fw-B the same firmware three times each,
+	// fw-C one session 10% slower.
+	for label, drift := range map[string][]float64{"fw-A": {1.0, 1.005, 0.996}, "fw-B": {1.004, 0.997, 1.002}, "fw-C": {1.10}} {
+		for i, f := range drift {
+			started := fmt.Sprintf("2026-11-%02dT10:00:00Z", 20+i+3*int(label[3]-'A'))
+			docs[fmt.Sprintf("sessions/%s-%d.json", label, i+1)] = newDoc(label, "0.3.0", "bbb2222", "20.35.2000", started, 5, f, i)
+		}
+	}
 	files := map[string][]byte{}
 	for name, d := range docs {
 		var b bytes.Buffer
@@ -92,6 +102,9 @@ func main() {
 		fail(err)
 	}
 	files["notrdma.json"] = append(notRDMA, '\n')
+	if err := os.MkdirAll(filepath.Join(dir, "sessions"), 0o755); err != nil {
+		fail(err)
+	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			fail(err)

@@ -111,7 +111,7 @@ func TestGateInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(2 * time.Minute)
-	for !strings.Contains(errb.String(), "gate: pair 2 of") && time.Now().Before(deadline) {
+	for !strings.Contains(errb.String(), "gate: pair 2: ") && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	_ = cmd.Process.Signal(syscall.SIGINT)

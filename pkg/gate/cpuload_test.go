@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"math"
 	"os/exec"
 	"strings"
 	"testing"
@@ -35,8 +36,9 @@ func TestLoadSeesOthers(t *testing.T) {
 	a, aOwn := markLoad(nil), markLoad(pids)
 	time.Sleep(time.Second)
 	b, bOwn := markLoad(nil), markLoad(pids)
-	if d := loadBetween(a, b).OthersCPUs - loadBetween(aOwn, bOwn).OthersCPUs; d < 0.5 {
-		t.Errorf("the gate's own busy worker: others fell by %.2f CPUs when it was named, want about 1", d)
+	took := (bOwn.ours - b.ours) - (aOwn.ours - a.ours) // the worker's own user time meanwhile
+	if d := loadBetween(a, b).OthersUserSeconds - loadBetween(aOwn, bOwn).OthersUserSeconds; took < 0.1 || math.Abs(d-took) > 0.05 {
+		t.Errorf("the gate's own busy worker took %.2f s; others fell by %.2f s when it was named, want the same", took, d)
 	}
 	if n := (&Load{Seconds: 10, CPUs: 2, OthersCPUs: 0.01}).Note(); n != "" {
 		t.Errorf("a quiet machine has a note: %q", n)

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -365,4 +366,74 @@ func TestCompareSessions(t *testing.T) {
 			t.Errorf("--session-noise %s: exit %d, %q", bad, r.code, r.stderr)
 		}
 	}
+}
+
+// TestHistory: twenty nightly sessions whose write_lat 64 B got 10% slower
+// three sessions ago: the step is found, named and fails (exit 1) in the
+// table and the JSON, and drawn; bad input is exit 2 with nothing written.
+func TestHistory(t *testing.T) {
+	dir := fixtures + "history/"
+	r := run(t, time.Minute, "history", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "write_lat RC poll 64 B lat.p50: step at session 18 (2026-11-18 02:00)") ||
+		!strings.HasPrefix(finalLine(r.stdout), "history regression (exit 1)") {
+		t.Errorf("history: exit %d, want 1 and the step named last:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	plots := filepath.Join(t.TempDir(), "plots")
+	r = run(t, time.Minute, "history", dir, "-o", "json", "--plot", plots)
+	var res struct {
+		ExitCode int `json:"exit_code"`
+		Series   []struct {
+			Point   string
+			Outcome string
+			Steps   []struct{ Index int }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 1 || res.ExitCode != 1 || res.Series[0].Outcome != "regression" ||
+		len(res.Series[0].Steps) != 1 || res.Series[0].Steps[0].Index != 17 {
+		t.Errorf("-o json: exit %d, %+v, %v", r.code, res, err)
+	}
+	assertFiles(t, plots, []string{"history_write_lat_RC_poll_64B_lat.p50", "history_write_lat_RC_poll_4KiB_lat.p50",
+		"history_tcp_lat_TCP_poll_64B_lat.p50", "history_tcp_lat_TCP_poll_4KiB_lat.p50", "history_write_bw_RC_poll_64KiB_bw",
+		"history_tcp_bw_TCP_poll_64KiB_bw"})
+	// The sessions before the step: steady, every series looked at.
+	var before []string
+	for i := 1; i <= 17; i++ {
+		before = append(before, fmt.Sprintf("%snight-%02d.json", dir, i))
+	}
+	if r := run(t, time.Minute, append([]string{"history"}, before...)...); r.code != 0 || !strings.HasPrefix(finalLine(r.stdout), "history steady (exit 0): 6 of 6 series") {
+		t.Errorf("before the step: exit %d:\n%s", r.code, r.stdout)
+	}
+	if r := run(t, time.Minute, "history", dir+"night-01.json", dir+"night-02.json", dir+"night-03.json"); r.code != 3 ||
+		!strings.Contains(r.stdout, `not "steady"`) {
+		t.Errorf("three sessions: exit %d, want 3:\n%s", r.code, r.stdout)
+	}
+	out := filepath.Join(t.TempDir(), "h.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{dir + "night-01.json"}, "the documents hold one session"},
+		{[]string{dir, "--alpha", "0.7"}, "--alpha 0.7: want a level between 0 and 0.5"},
+		{[]string{dir, "--permutations", "5"}, "--permutations 5: want 19 to 100000"},
+		{[]string{dir, "--recent", "0"}, "--recent 0: want at least 1 session"},
+		{[]string{dir, "--min-segment", "1"}, "--min-segment 1: want at least 2"},
+		{[]string{dir, "--fail-on", "lat.p50>5%"}, "--fail-on"},
+		{[]string{dir, "-o", "csv"}, "-o csv: want table or json"},
+		{[]string{"/nonexistent"}, "/nonexistent"},
+		{nil, "name the documents of the history"},
+	} {
+		r := run(t, time.Minute, append([]string{"history", "--output-file", out}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("history %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("history %s: wrote %s", strings.Join(c.args, " "), out)
+		}
+	}
+}
+
+// finalLine is the last line of s, trailing space dropped.
+func finalLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return l[len(l)-1]
 }

@@ -86,6 +86,17 @@ func main() {
 			docs[fmt.Sprintf("sessions/%s-%d.json", label, i+1)] = newDoc(label, "0.3.0", "bbb2222", "20.35.2000", started, 5, f, i)
 		}
 	}
+	// history/: twenty nightly sessions (5 runs each), write_lat 64 B 10%
+	// slower from the 18th on; the session-to-session noise is the
+	// jitter's phase.
+	for i := range 20 {
+		slow := 1.0
+		if i >= 17 {
+			slow = 1.10
+		}
+		started := fmt.Sprintf("2026-11-%02dT02:00:00Z", i+1)
+		docs[fmt.Sprintf("history/night-%02d.json", i+1)] = newDoc("nightly", "0.3.0", "bbb2222", "20.35.2000", started, 5, slow*(1+0.004*float64(i%3-1)), i%7)
+	}
 	files := map[string][]byte{}
 	for name, d := range docs {
 		var b bytes.Buffer
@@ -102,8 +113,10 @@ func main() {
 		fail(err)
 	}
 	files["notrdma.json"] = append(notRDMA, '\n')
-	if err := os.MkdirAll(filepath.Join(dir, "sessions"), 0o755); err != nil {
-		fail(err)
+	for _, sub := range []string{"sessions", "history"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			fail(err)
+		}
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -152,6 +165,13 @@ func newDoc(label, version, commit, fw, started string, runs int, slow float64, 
 	args := []string{"rdma-bench", "suite", "--loopback", "--repeat", fmt.Sprint(runs), "--save"}
 	if label != "" {
 		args = append(args, "--label", label)
+	}
+	// The runs follow the document's start, as a suite's do.
+	shift := at(started).Sub(at("2026-11-20T10:00:00Z"))
+	for _, r := range res {
+		for _, run := range r.Runs {
+			run.StartedAt = run.StartedAt.Add(shift)
+		}
 	}
 	return &doc{
 		Tool: document.Tool{Name: document.ToolName, Version: version, Commit: commit},

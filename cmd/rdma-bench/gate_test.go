@@ -55,7 +55,7 @@ func TestGateBadInput(t *testing.T) {
 		{[]string{"--alpha", "0.7"}, "want a value between 0 and 0.5"},
 		{[]string{"--budget", "0s"}, "want a positive duration"},
 		{[]string{"-o", "xml"}, "-o xml: want table or json"},
-		{[]string{"tcp_lat:64", "--budget", "100ms", "--save-dir", dir}, "--budget 100ms is too short: the first look needs 10 pairs"},
+		{[]string{"tcp_lat:64", "--budget", "100ms", "--save-dir", dir}, "--budget 100ms is too short: a look that can decide needs 7 pairs"},
 	}
 	for _, c := range cases {
 		r := run(t, 2*time.Minute, append([]string{"gate"}, c.args...)...)

@@ -139,6 +139,19 @@ func (c *Config) Schedule() []int {
 	return append(s, c.MaxPairs)
 }
 
+// decisivePairs is the fewest pairs at which a look can decide a row:
+// the first look, or, before it, a final look spending the row's whole
+// share of the false-alarm budget.
+func (c *Config) decisivePairs() int {
+	share := c.Alpha / float64(len(c.Points))
+	for n := 2; n < c.FirstLook; n++ {
+		if c.CanDecide(n, share) {
+			return n
+		}
+	}
+	return c.FirstLook
+}
+
 // CanDecide reports whether a look at this many pairs can bound an
 // interval whose one-sided error is a: whether the method's smallest
 // one-sided p-value (all pairs one way) is at most a. A look that cannot

@@ -105,9 +105,10 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	for _, d := range pairTime {
 		round += d
 	}
-	if left, first := c.Budget-g.now().Sub(start), time.Duration(c.FirstLook)*round; first > left {
-		return nil, &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: the first look needs %d pairs of %d points, "+
-			"about %v from the warm-up's runs; give at least %v, or fewer points", c.Budget, c.FirstLook, len(doc.Rows),
+	need := c.decisivePairs()
+	if left, first := c.Budget-g.now().Sub(start), time.Duration(need)*round; first > left {
+		return nil, &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: a look that can decide needs %d pairs of %d points, "+
+			"about %v from the warm-up's runs; give at least %v, or fewer points", c.Budget, need, len(doc.Rows),
 			first.Round(time.Second), (c.Budget-left+first).Round(time.Second)+time.Second)}
 	}
 	// The horizon, from the first round's times: a warm-up run also

@@ -24,6 +24,18 @@
 #   netem:US                one gate of write_lat:64 and write_bw:4K between two
 #                           rxe devices on a veth pair, the candidate behind a
 #                           netem delay of US microseconds on both veths
+#   width:NAME:SECONDS[:FLAGS]  an A/A gate of write_lat:64 write_bw:4K that
+#                           measures for SECONDS with no look but the final one:
+#                           the half-width at equal time of a way of running
+#                           (FLAGS, commas between arguments: "--worker=false")
+#   session:NAME[:NS]       one session of the firmware recipe (rdma-bench suite
+#                           --loopback --sizes 64 -D 0.2 --repeat 5 --save
+#                           --label NAME) into $out/sessions, of the slowdown
+#                           build at NS when given
+#
+# --load (first): a standard load beside the VM for the whole call, on the
+# host: one process busy half of every 20 ms (half of one core), started
+# before the VM boots and stopped after it ends.
 #
 # Every gate goes to results/gate-proof/NAME[-i]/: its document (gate-*.json),
 # gate.txt (the table), gate.log (progress) and exit. A directory that holds
@@ -33,7 +45,7 @@ set -euo pipefail
 
 root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 cd "$root"
-out=results/gate-proof
+out=${RDMA_BENCH_GATE_PROOF_OUT:-results/gate-proof}
 bin=$root/rdma-bench
 slow=$root/.build/rdma-bench-slowdown
 port=18611
@@ -88,6 +100,22 @@ experiment() {
 		IFS=, read -r -a flags <<<"${rest#*:}"
 		gate "real-$name" "${two[@]}" "${flags[@]}"
 		;;
+	width)
+		local name secs flags=()
+		IFS=: read -r name secs rest <<<"$rest"
+		[ -z "$rest" ] || IFS=, read -r -a flags <<<"$rest"
+		gate "width-$name" "${two[@]}" --first-look 1000 --max-pairs 1000 --budget "${secs}s" "${flags[@]}"
+		;;
+	session)
+		local name ns b=$bin dir=$out/sessions rc=0 env=()
+		IFS=: read -r name ns <<<"$rest"
+		[ -z "$ns" ] || { b=$slow; env=("RDMA_BENCH_SLOWDOWN_NS=$ns"); }
+		mkdir -p "$dir"
+		echo "gate-proof: session $name" >&2
+		env "${env[@]}" "$b" suite --loopback --sizes 64 -D 0.2 --repeat 5 --save --results-dir "$dir" --label "$name" \
+			>>"$out/sessions.log" 2>&1 || rc=$?
+		echo "gate-proof: session $name: exit $rc" >&2
+		;;
 	netem)
 		bash cmd/rdma-bench/testdata/veth-rxe.sh down >/dev/null 2>&1 || true
 		bash cmd/rdma-bench/testdata/veth-rxe.sh up
@@ -126,10 +154,22 @@ if [ "${1:-}" = --in-vm ]; then
 	done
 	exit 0
 fi
-[ $# -gt 0 ] || { sed -n '2,27p' "$0" >&2; exit 2; }
+load=''
+if [ "${1:-}" = --load ]; then
+	load=1
+	shift
+fi
+[ $# -gt 0 ] || { sed -n '2,45p' "$0" >&2; exit 2; }
 [ -x "$bin" ] || make -s build
 mkdir -p .build "$out"
 go build -tags rdmabench_slowdown -o "$slow" ./cmd/rdma-bench
+if [ -n "$load" ]; then
+	# Half of one core: busy 10 ms, asleep 10 ms.
+	perl -MTime::HiRes=time,sleep -e 'while (1) { my $t = time + 0.01; 1 while time < $t; sleep 0.01 }' &
+	lpid=$!
+	trap 'kill $lpid 2>/dev/null' EXIT
+	echo "gate-proof: standard load on the host (pid $lpid, half of one core)" >&2
+fi
 if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
 	"$0" --in-vm "$@"
 else

@@ -41,7 +41,7 @@ vet:
 unit: deps browser vet
 	RDMA_BENCH_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -skip '^TestAccuracyCPU' ./...
 	RDMA_BENCH_ACCURACY_CPU=1 $(GO) test -count=1 -run '^TestAccuracyCPU' ./cmd/rdma-bench
-	CGO_ENABLED=0 $(GO) test -count=1 -run '^Test(Offline|Compare|Plot|Report|Version)' -skip 'InBrowser|PlotFlag' ./cmd/rdma-bench
+	CGO_ENABLED=0 $(GO) test -count=1 -run '^Test(Offline|Compare|Plot|Report|Version|History)' -skip 'InBrowser|PlotFlag' ./cmd/rdma-bench
 
 integration: deps
 	scripts/integration.sh

@@ -145,3 +145,23 @@ func readGateDoc(t *testing.T, dir string) *gate.Document {
 	}
 	return &d
 }
+
+// TestGateWorkerDies: the candidate's worker is killed mid-gate (a side
+// whose binary crashes): the gate ends within its run timeout, exit 4,
+// the pairs measured so far saved as partial and the side named.
+func TestGateWorkerDies(t *testing.T) {
+	dir := t.TempDir()
+	side := filepath.Join(t.TempDir(), "dies")
+	script := "#!/bin/sh\nif [ \"$1\" = worker ]; then exec timeout -s KILL 6 " + binary(t) + " worker; fi\nexec " + binary(t) + " \"$@\"\n"
+	if err := os.WriteFile(side, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, 3*time.Minute, "gate", "tcp_lat:64", "--candidate-bin", side, "--save-dir", dir, "--run-timeout", "30s")
+	if r.code != 4 || !strings.Contains(r.stdout, "partial: ") || !strings.Contains(r.stdout+r.stderr, "the candidate side's worker ended") {
+		t.Fatalf("a worker killed mid-gate: exit %d, want 4 naming the side:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	d := readGateDoc(t, dir)
+	if d.Status != gate.StatusPartial || len(d.Rows[0].Base) == 0 || d.Candidate.RunsAs != gate.RunsAsWorker {
+		t.Fatalf("saved document: status %s, %d pairs, candidate runs as %q", d.Status, len(d.Rows[0].Base), d.Candidate.RunsAs)
+	}
+}

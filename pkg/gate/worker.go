@@ -244,8 +244,11 @@ func (w *worker) do(ctx context.Context, args []string) (Reply, error) {
 		return Reply{}, err
 	}
 	if _, err := w.in.Write(b); err != nil {
+		// It ended between two requests: say how, as when it ends in one.
 		w.kill()
-		return Reply{}, fmt.Errorf("the %s side's worker: writing a request: %w%s", w.side, err, w.tail.suffix())
+		for range w.lines {
+		}
+		return Reply{}, w.exited()
 	}
 	line, err := w.line(ctx)
 	if err != nil {

@@ -42,7 +42,8 @@ func fakeDoc(v float64) string {
 // fakeSide is a side's binary: "version" answers as rdma-bench; "run"
 // prints a document; "worker" behaves as mode says: ok (serves), old
 // (no such command, as a binary that predates it), die (exits at the
-// second request), hang (never answers), garbage (answers text),
+// second request), hang (never answers), garbage (answers text), schema
+// (a document of another schema),
 // protocol (a hello of another protocol), garbage-hello (text first).
 func fakeSide(mode string, args []string) int {
 	if len(args) == 0 {
@@ -88,6 +89,11 @@ func fakeSide(mode string, args []string) int {
 			time.Sleep(time.Hour)
 		case mode == "garbage":
 			fmt.Println("latency 12 us")
+			continue
+		case mode == "schema":
+			doc := strings.Replace(fakeDoc(10), `"schema_version": 2`, `"schema_version": 99`, 1)
+			b, _ := EncodeLine(Reply{ID: req.ID, Stdout: doc})
+			os.Stdout.Write(b)
 			continue
 		}
 		b, _ := EncodeLine(Reply{ID: req.ID, Stdout: fakeDoc(10 + float64(n))})
@@ -147,10 +153,12 @@ func TestPoolFallsBack(t *testing.T) {
 // TestPoolWorkerFails: a worker that dies, hangs or answers garbage ends
 // its run with an error naming the side, within the run's timeout.
 func TestPoolWorkerFails(t *testing.T) {
+	self, _ := os.Executable()
 	cases := []struct{ mode, want string }{
 		{"die", "the candidate side's worker ended (exit status 1): fake worker: dying"},
 		{"hang", "no result within 1s"},
 		{"garbage", "the candidate side's worker: a worker message that is not protocol 1"},
+		{"schema", "candidate side: " + self + " run write_lat --loopback -s 64 -n 100 -o json printed no document this rdma-bench reads"},
 	}
 	for _, c := range cases {
 		p, _, cand := testPool(t, "ok", c.mode)

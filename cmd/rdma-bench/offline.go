@@ -12,7 +12,7 @@ import "context"
 // offlineError is what a measuring command of the offline build returns:
 // bad input (exit 2), as for a missing device, since nothing ran.
 func offlineError(name string) error {
-	return usageError("built without rdma-core (CGO_ENABLED=0): %s needs the cgo build (make build), as RDMA and the TCP baseline's loops are C; this build runs compare, plot, report, softroce and version", name)
+	return usageError("built without rdma-core (CGO_ENABLED=0): %s needs the cgo build (make build), as RDMA and the TCP baseline's loops are C; this build runs compare, history, plot, report, softroce and version", name)
 }
 
 // buildNote marks the version line of the offline build.

@@ -44,11 +44,12 @@ func TestOfflineRefusesToMeasure(t *testing.T) {
 		{"server"},
 		{"devices"},
 		{"gate", "write_lat:64"},
+		{"worker"},
 		{"fabric"},
 	} {
 		r := run(t, 10*time.Second, args...)
 		want := "rdma-bench " + args[0] + ": built without rdma-core (CGO_ENABLED=0): " + args[0] + " needs the cgo build"
-		if r.code != 2 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "this build runs compare, plot, report") || r.stdout != "" {
+		if r.code != 2 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "this build runs compare, history, plot, report") || r.stdout != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, r.code, r.stdout, r.stderr, want)
 		}
 	}

@@ -93,7 +93,7 @@ func TestREADMECommands(t *testing.T) {
 			"plots/spectrum_tcp_lat_TCP_poll_64KiB.svg"),
 		"rdma-bench run write_lat --loopback -n 2000 --rate 2000,5000,10000 --plot plots": pictures(0, "plots/load_write_lat_RC_poll_2B.svg",
 			"plots/spectrum_write_lat_RC_poll_2B.png"),
-		"rdma-bench compare base.json new.json --plot plots":         pictures(1, "plots/comparison.svg"), // exit 1: new.json is slower.json
+		"rdma-bench compare base.json new.json --plot plots":         pictures(3, "plots/comparison.svg"), // exit 3: one session a side
 		"rdma-bench report new.json --base base.json -o report.html": pictures(0, "report.html"),
 
 		// Comparing runs: two labelled suites, then compare reads them.
@@ -101,6 +101,9 @@ func TestREADMECommands(t *testing.T) {
 		"rdma-bench suite --loopback --sizes 64 -D 0.2 --repeat 5 --save --label fw-B": savesInto(labelled),
 		"rdma-bench compare --base-label fw-A --label fw-B results/":                   comparesLabelled(labelled, `(?m)^\| write_lat RC poll 64 B +\| lat.p50 \(us\) +\|`),
 		"rdma-bench compare --base-label fw-A --label fw-B -o markdown results/":       comparesLabelled(labelled, `(?m)^\| write_lat RC poll 64 B \| lat.p50 \(us\) \|`),
+		// History: the nightly fixture (twenty sessions, a step three
+		// sessions ago), its charts into a directory of the test's.
+		"rdma-bench history results/ --plot plots": historyOfFixture,
 
 		// The paired gate: the same binary on both sides, so it must not
 		// fail; its document goes into a directory of the test's.
@@ -252,10 +255,9 @@ func savesInto(dir string) func(*testing.T, []string) {
 }
 
 // comparesLabelled runs a compare of the README's results/ (dir, where
-// savesInto saved fw-A and fw-B): the same binary on both sides, so any
-// verdict may come out of the emulator's noise, but the sides, a row of
-// every point (row, a pattern) and the gate's line, its exit status the
-// command's, must.
+// savesInto saved fw-A and fw-B, a session each): the sides, a row of
+// every point (row, a pattern), the reason one session a side decides
+// nothing, and the gate's line, its exit status the command's.
 func comparesLabelled(dir, row string) func(*testing.T, []string) {
 	return func(t *testing.T, args []string) {
 		for i, a := range args {
@@ -271,12 +273,36 @@ func comparesLabelled(dir, row string) func(*testing.T, []string) {
 		if !regexp.MustCompile(row).MatchString(r.stdout) {
 			t.Errorf("no row matching %s in:\n%s", row, r.stdout)
 		}
-		for _, want := range []string{"fw-A", "fw-B", "send_bw RC poll 64 B", "tcp_lat TCP poll 64 B"} {
+		// One suite a label, run one after the other: one session a side,
+		// which decides nothing and says so.
+		for _, want := range []string{"fw-A", "fw-B", "send_bw RC poll 64 B", "tcp_lat TCP poll 64 B", "one session a side"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("no %q in:\n%s", want, r.stdout)
 			}
 		}
 		t.Logf("A/A comparison: %s (exit %d)", gate[0], r.code)
+	}
+}
+
+// historyOfFixture runs the README's history of the nightly fixture
+// (testdata/compare/history: write_lat 64 B 10% slower from session 18):
+// exit 1, the step named, a chart per series.
+func historyOfFixture(t *testing.T, args []string) {
+	dir := t.TempDir()
+	for i, a := range args {
+		switch a {
+		case "results/":
+			args[i] = fixtures + "history/"
+		case "plots":
+			args[i] = filepath.Join(dir, "plots")
+		}
+	}
+	r := run(t, time.Minute, args...)
+	if r.code != 1 || !strings.Contains(r.stdout, "write_lat RC poll 64 B lat.p50: step at session 18") {
+		t.Fatalf("exit %d, want 1 and the step:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "history_write_lat_RC_poll_64B_lat.p50.svg")); err != nil {
+		t.Errorf("no chart of the step: %v", err)
 	}
 }
 

@@ -104,10 +104,8 @@ func (r *Process) run(ctx context.Context, s *Side, p Point) (Measurement, error
 	secs := time.Since(start).Seconds()
 	line := s.display() + " " + strings.Join(args, " ")
 	switch {
-	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded):
-		return Measurement{}, fmt.Errorf("%s: no result within %v", line, r.Timeout)
 	case ctx.Err() != nil:
-		return Measurement{}, context.Cause(ctx)
+		return Measurement{}, r.stopped(ctx, line)
 	case err != nil:
 		code := -1
 		if cmd.ProcessState != nil {
@@ -118,6 +116,15 @@ func (r *Process) run(ctx context.Context, s *Side, p Point) (Measurement, error
 		return Measurement{}, fmt.Errorf("%s: printed more than %d bytes", line, maxOutput)
 	}
 	return measurement(s, p, line, out.Bytes(), secs)
+}
+
+// stopped is why a run's context ended: its timeout, or the gate's own
+// end (Ctrl-C).
+func (r *Process) stopped(ctx context.Context, line string) error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: no result within %v", line, r.Timeout)
+	}
+	return context.Cause(ctx)
 }
 
 // runError is a run that ended with an exit status other than 0: bad

@@ -3,7 +3,6 @@ package gate
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,10 +96,8 @@ func (r *Pool) request(ctx context.Context, w *worker, s *Side, p Point) (Measur
 	rep, err := w.do(ctx, args[1:]) // without "run"
 	secs := time.Since(start).Seconds()
 	switch {
-	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded):
-		return Measurement{}, fmt.Errorf("%s (in its worker): no result within %v", line, r.Timeout)
 	case ctx.Err() != nil:
-		return Measurement{}, context.Cause(ctx)
+		return Measurement{}, r.stopped(ctx, line+" (in its worker)")
 	case err != nil:
 		return Measurement{}, fmt.Errorf("%s: %w", line, err)
 	case rep.Exit != 0:

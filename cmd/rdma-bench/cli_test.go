@@ -178,6 +178,11 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "nosuch", "--loopback"}, `unknown workload "nosuch"`},
+		{[]string{"run", "raw_ethernet_bw", "--loopback"}, `unknown workload "raw_ethernet_bw": choose one of write_lat`},
+		{[]string{"run", "raw_ethernet_lat", "--loopback"}, "; perftest's raw_ethernet_lat: raw Ethernet (raw_ethernet_* tests, raw packet QPs) is not supported"},
+		{[]string{"run", "ib_write_bw", "--loopback"}, "; perftest's ib_write_bw is rdma-bench's write_bw"},
+		{[]string{"server", "raw_ethernet_bw"}, "perftest's raw_ethernet_bw: raw Ethernet"},
+		{[]string{"run", "write_bw", "--loopback", "--use_cuda=0"}, "unknown flag --use_cuda (perftest's): GPU memory is not supported"},
 		{[]string{"run", "read_lat", "-c", "UD", "--loopback"}, "read_lat cannot run over UD"},
 		{[]string{"run", "atomic_bw", "-c", "UC", "--loopback"}, "atomic_bw cannot run over UC"},
 		{[]string{"run", "write_lat", "-c", "XRC", "--loopback"}, "choose RC, UC, UD, TCP"},

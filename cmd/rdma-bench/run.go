@@ -61,9 +61,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := workloads.Lookup(name)
+	w, err := bench.LookupWorkload(name)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
 	if err := o.CheckWorkload(w); err != nil {
 		return err

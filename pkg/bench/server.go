@@ -1,6 +1,9 @@
 package bench
 
-import "github.com/rdma-bench/rdma-bench/pkg/workloads"
+import (
+	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
 
 // CheckServer checks, before the server listens, what it would refuse at
 // its first client: with a workload (which pins what clients may run),
@@ -13,9 +16,9 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	if workload != "" {
 		// A workload pins what clients may run: check what was given
 		// for it now, not at the first client.
-		w, err := workloads.Lookup(workload)
+		w, err := LookupWorkload(workload)
 		if err != nil {
-			return nil, inputError("%v", err)
+			return nil, err
 		}
 		b.Spec.Workload = w.Name
 		r, _, err := b.Spec.Resolve(nil)
@@ -56,4 +59,17 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 		return nil, inputError("%v", err)
 	}
 	return keys, nil
+}
+
+// LookupWorkload finds the workload called name; a name of perftest's
+// (raw_ethernet_bw, ib_write_bw) is refused saying what rdma-bench offers.
+func LookupWorkload(name string) (workloads.Workload, error) {
+	w, err := workloads.Lookup(name)
+	if err != nil {
+		if h := perftestflags.Workload(name); h != "" {
+			return w, inputError("%v; %s", err, h)
+		}
+		return w, inputError("%v", err)
+	}
+	return w, nil
 }

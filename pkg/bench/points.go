@@ -95,7 +95,23 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		}
 		out.Specs = append(out.Specs, r)
 	}
-	return out, nil
+	dev := ""
+	if out.Device != nil {
+		dev = out.Device.Name
+	}
+	return out, b.place(dev)
+}
+
+// place decides where this side's measuring threads and buffers go, for
+// the device named dev ("" for none): bad input when an explicit
+// --numa-node cannot be honoured.
+func (b *Flags) place(dev string) error {
+	p, err := workloads.Place(b.Local, dev)
+	if err != nil {
+		return inputError("%v", err)
+	}
+	b.Local.Placement = &p
+	return nil
 }
 
 func (b *Flags) pathMTU(l workloads.DeviceLimits) int {
@@ -152,6 +168,7 @@ func (b *Flags) Run(ctx context.Context, p Plan) error {
 	}
 	doc := p.Doc
 	doc.Device, doc.Label, doc.Repeat = p.Points.Device, rep.Label, rep.N
+	doc.Host.Placement = b.Local.Placement.Doc()
 	b.Local.Progress = log
 	b.Local.KeepSamples = o.Samples != ""
 	specs := p.Points.Specs

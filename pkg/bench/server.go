@@ -2,6 +2,7 @@ package bench
 
 import (
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -58,7 +59,11 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	if err := b.Local.CheckCPUs(1); err != nil {
 		return nil, inputError("%v", err)
 	}
-	return keys, nil
+	dev := b.Local.Device
+	if names, _ := verbs.DeviceNames(); dev == "" && len(names) > 0 {
+		dev = names[0] // the device the server opens (verbs.Open)
+	}
+	return keys, b.place(dev)
 }
 
 // LookupWorkload finds the workload called name; a name of perftest's

@@ -14,6 +14,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 // runFlags is run's flag set, as cmd/rdma-bench's runRun builds it (its
@@ -117,6 +118,13 @@ func TestPerftestArgs(t *testing.T) {
 		t.Errorf("--comm_rdma_cm: %v", err)
 	} else if _, b, _, _, err = parsePerftest("--write_with_imm", "--data_validation", "--pin_cores=3", "--disable_dynamic_polling"); err != nil || !b.Spec.Imm || !b.Spec.Validate || b.Local.CPU != 3 {
 		t.Errorf("--write_with_imm --data_validation --pin_cores=3: imm %t validate %t cpu %d, %v", b.Spec.Imm, b.Spec.Validate, b.Local.CPU, err)
+	}
+	// perftest 26.04's NUMA placement: --numa_node N, --disable_numa.
+	if _, b, _, _, err := parsePerftest("--numa_node", "1"); err != nil || b.Local.NUMA != 1 {
+		t.Errorf("--numa_node 1: node %d, %v", b.Local.NUMA, err)
+	}
+	if _, b, _, _, err := parsePerftest("--disable_numa"); err != nil || b.Local.NUMA != workloads.NUMAOff {
+		t.Errorf("--disable_numa: node %d, %v", b.Local.NUMA, err)
 	}
 	// A cluster is split at a perftest letter; -b stays rdma-bench's.
 	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.Spec.Bidir || b.Local.SL != 5 {

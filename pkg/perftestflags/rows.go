@@ -143,6 +143,8 @@ var Table = []Flag{
 	{Long: "disable_dynamic_polling", Action: Noop, Why: "rdma-bench's poll batch is fixed (up to 32 completions a poll): there is no adaptive batch to turn off"},
 	{Long: "pin_cores", Value: true, Action: Alias, To: "cpu", Accepts: isNumber,
 		Why: "one CPU N: rdma-bench pins measuring thread i to CPU N+i (a list is refused: give its first CPU)"},
+	{Long: "numa_node", Value: true, Action: Alias, To: "numa-node", Why: "threads and registered buffers on node N (--cpu and it cannot go together, as perftest's --pin_cores and --numa_node)"},
+	{Long: "disable_numa", Action: Alias, To: "numa-node", Set: "off", Why: "no NUMA placement (by default, the device's node, as perftest 26.04)"},
 	{Long: "tph_mem", Value: true, Action: Hint, Why: tph},
 	{Long: "ph", Value: true, Action: Hint, Why: tph},
 	{Long: "cpu_id", Value: true, Action: Hint, Why: tph},

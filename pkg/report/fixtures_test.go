@@ -64,6 +64,8 @@ func latParams(workload string, size int) Params {
 // fixtureDocument is a deterministic sweep: latency from raw samples (two
 // sizes) and from a histogram (duration mode), bandwidth (two sizes), and a
 // TCP latency result without remote CPU.
+var numaNode1 = 1
+
 func fixtureDocument() *Document {
 	local := &CPUUsage{ProcessPctOfCore: 99.5, ProcessPctOfAll: 49.75, SystemPctOfCore: 104, SystemPctOfAll: 52,
 		UserS: 1.5, SysS: 0.49, WallS: 2, Cores: 2}
@@ -103,9 +105,10 @@ func fixtureDocument() *Document {
 	lat2.Validation = "passed"
 	return &Document{
 		Tool: Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},
-		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2},
+		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2,
+			Placement: &Placement{Node: 1, CPUs: "8-15", Why: "mlx5_0's NUMA node, from sysfs"}},
 		Device: &Device{Name: "mlx5_0", FirmwareVersion: "20.31.1014", Port: 1, LinkLayer: "Ethernet",
-			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3},
+			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3, LinkRateGbps: 100, LinkRate: "100 Gb/sec (4X EDR)", NUMANode: &numaNode1},
 		StartedAt: fixtureTime,
 		Args:      []string{"rdma-bench", "write_lat", "-a", "10.0.0.1"},
 		Results:   []*Result{lat2, lat64, dur, bw(65536, 92.5), bw(1048576, 0), tcp},

@@ -23,6 +23,10 @@ type Local struct {
 	// CPU pins measuring thread i to CPU+i (a loopback server's threads
 	// follow the client's); -1 leaves them to the scheduler.
 	CPU int
+	// NUMA is --numa-node: NUMAAuto (the device's node), NUMAOff or a
+	// node; Placement is what it resolved to (Place), nil before.
+	NUMA      int
+	Placement *Placement
 	// IdleTimeout bounds every wait for the peer.
 	IdleTimeout time.Duration
 	// ReportInterval, when positive, prints live figures to Progress.
@@ -62,7 +66,7 @@ const (
 
 // DefaultLocal returns the local settings with every default.
 func DefaultLocal() Local {
-	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, IdleTimeout: DefaultIdleTimeout, Counters: true}
+	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, NUMA: NUMAAuto, IdleTimeout: DefaultIdleTimeout, Counters: true}
 }
 
 // Check validates the settings that need no device; the error names the

@@ -6,8 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // fakeNUMA builds a sysfs tree: nodes (node -> cpulist), the online CPUs,
@@ -159,5 +163,39 @@ func TestDescribeSysfs(t *testing.T) {
 		if got != want || (err == nil) != (want > 0) {
 			t.Errorf("rate %q: %v, %v", text, got, err)
 		}
+	}
+}
+
+// A buffer bound to node 0 (every machine has it) takes the policy and
+// keeps it once touched; a node that does not exist is an error naming
+// it.
+func TestBindBuffer(t *testing.T) {
+	{
+		buf, err := verbs.NewBuffer(1 << 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { buf.Close() })
+		if err := bindBuffer(buf, 1<<20, 0, false); err != nil {
+			t.Fatal(err)
+		}
+		mem := buf.Bytes()
+		mem[0], mem[len(mem)-1] = 1, 1
+		var mode int32
+		var mask [16]uint64
+		// get_mempolicy(&mode, mask, maxnode, addr, MPOL_F_ADDR)
+		_, _, errno := unix.Syscall6(unix.SYS_GET_MEMPOLICY, uintptr(unsafe.Pointer(&mode)), uintptr(unsafe.Pointer(&mask[0])),
+			uintptr(len(mask)*64), uintptr(unsafe.Pointer(&mem[len(mem)-1])), unix.MPOL_F_ADDR, 0)
+		if errno != 0 || mode != unix.MPOL_BIND || mask[0] != 1 {
+			t.Errorf("policy of the bound buffer: mode %d mask %#x, %v; want MPOL_BIND on node 0", mode, mask[0], errno)
+		}
+	}
+	buf, err := verbs.NewBuffer(4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { buf.Close() })
+	if err := bindBuffer(buf, 4096, 1000, false); err == nil || !strings.Contains(err.Error(), "placing 4096 bytes of buffers on NUMA node 1000 (mbind)") {
+		t.Errorf("node 1000: %v", err)
 	}
 }

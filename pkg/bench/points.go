@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -174,10 +175,14 @@ func (b *Flags) Run(ctx context.Context, p Plan) error {
 	specs := p.Points.Specs
 	runs := make([][]*report.Result, len(specs))
 	total := len(specs) * rep.N
+	o.Record(startRecord(doc, total))
 	var runErr error
 	thin, k := 0, 0
 rounds:
 	for round := 1; round <= rep.N; round++ {
+		if o.Streaming() {
+			b.Local.Intervals = func(r *document.StreamInterval) { r.Run = round; o.Record(r) }
+		}
 		for i, sp := range specs {
 			k++
 			what := fmt.Sprintf("%s %d bytes", sp.Workload, sp.Size)
@@ -189,6 +194,9 @@ rounds:
 			if res != nil {
 				res.StartedAt = started
 				runs[i] = append(runs[i], res)
+				if pr := pointRecord(o, res, round, rep.N, log); pr != nil {
+					o.Record(pr)
+				}
 			}
 			if err != nil {
 				runErr = fmt.Errorf("%s: %w", what, err)
@@ -224,6 +232,28 @@ rounds:
 		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
 	}
 	return nil
+}
+
+// startRecord opens a streamed document: doc's context, and how many
+// point records should follow.
+func startRecord(doc *report.Document, runs int) *document.StreamStart {
+	return &document.StreamStart{Type: document.RecordStart, SchemaVersion: document.SchemaVersion,
+		Tool: doc.Tool, Host: doc.Host, Device: doc.Device, Label: doc.Label, Repeat: max(doc.Repeat, 1),
+		StartedAt: doc.StartedAt, Args: doc.Args, Runs: runs}
+}
+
+// pointRecord is the streamed record of one run of a point; nil when o
+// streams nothing, or (said on log) when the result cannot be converted.
+func pointRecord(o *Output, res *report.Result, run, of int, log io.Writer) *document.StreamPoint {
+	if !o.Streaming() {
+		return nil
+	}
+	r, err := report.ResultRecord(res)
+	if err != nil {
+		fmt.Fprintf(log, "rdma-bench: warning: %s %d bytes: no point record: %v\n", res.Workload, res.SizeBytes, err)
+		return nil
+	}
+	return &document.StreamPoint{Type: document.RecordPoint, Run: run, Of: of, Result: r}
 }
 
 // markShort marks partial a point that a failure or an interruption left

@@ -62,7 +62,7 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 		local.CPU = apartCPUs(2*spec.threads(), local.placedCPUs())
 	}
 	srv := local
-	srv.ReportInterval, srv.Progress = 0, nil
+	srv.ReportInterval, srv.Progress, srv.Intervals = 0, nil, nil
 	if local.CPU >= 0 {
 		srv.CPU = local.CPU + spec.threads()
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Local are one side's own settings, never sent to the peer: which device
@@ -29,9 +31,12 @@ type Local struct {
 	Placement *Placement
 	// IdleTimeout bounds every wait for the peer.
 	IdleTimeout time.Duration
-	// ReportInterval, when positive, prints live figures to Progress.
+	// ReportInterval, when positive, prints live figures to Progress, and
+	// hands them to Intervals too when it is set (-o ndjson; its Run is
+	// the caller's to fill).
 	ReportInterval time.Duration
 	Progress       io.Writer
+	Intervals      func(*document.StreamInterval)
 	// DataPort is the TCP baseline's data listener port; 0: a free one.
 	DataPort int
 	// MaxMemory bounds what one run may allocate on this side, in bytes;

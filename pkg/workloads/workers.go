@@ -70,7 +70,7 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 func (s *session) active(i int, r *workerResult) error {
 	var tk *ticker
 	if i == 0 {
-		tk = newTicker(s.local, s.side.liveOps)
+		tk = newTicker(s.local, s.spec, s.side.liveOps)
 	}
 	switch {
 	case s.plan.ping:

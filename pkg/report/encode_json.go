@@ -116,6 +116,7 @@ func toResult(r *Result) (*document.Result, error) {
 		ClockSampleNS: r.ClockSampleNS,
 		Peer:          r.Peer,
 		Counters:      r.Counters,
+		Expectations:  r.Expectations,
 		Params:        params,
 		CPU:           CPUPair{Local: usageOf(s.CPULocal), Remote: usageOf(s.CPURemote), OneProcess: r.CPU.OneProcess},
 	}

@@ -45,6 +45,9 @@ func (tableEncoder) Encode(w io.Writer, doc *Document) error {
 		}
 		writeNotes(ew, g)
 	}
+	if sum := ExpectationSummary(validResults(doc)); sum != "" {
+		ew.printf("\n%s\n", sum)
+	}
 	if ew.err != nil {
 		return fmt.Errorf("encode table: %w", ew.err)
 	}
@@ -226,6 +229,9 @@ func writeNotes(ew *errWriter, g *group) {
 		}
 		if r.Validation != "" {
 			ew.printf("validation: %s: %s\n", name, r.Validation)
+		}
+		for _, x := range FailedExpectations(r.Expectations) {
+			ew.printf("expect: %s: %s\n", name, x)
 		}
 		if c := r.Counters; c != nil {
 			ew.printf("counters: %s: %s", name, c.Verdict)

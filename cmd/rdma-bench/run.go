@@ -32,10 +32,12 @@ func runRun(ctx context.Context, args []string) error {
 	var b bench.Flags
 	var o bench.Output
 	var rep bench.Repeat
+	var ex bench.Expect
 	var pf plotFlag
 	b.Register(fs)
 	o.Register(fs, report.DefaultEncoder)
 	rep.Register(fs)
+	ex.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.Usage = func() {
@@ -55,6 +57,9 @@ func runRun(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := rep.Check(); err != nil {
+		return err
+	}
+	if err := ex.Check(); err != nil {
 		return err
 	}
 	at, name, err := bench.RunTarget(fs.Args(), *loopback)
@@ -79,6 +84,9 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return deviceError(err)
 	}
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr}
+	if err := ex.CheckPlan(pts); err != nil {
+		return err
+	}
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(), Log: os.Stderr, Expect: &ex}
 	return pf.after(b.Run(ctx, plan))
 }

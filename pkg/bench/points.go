@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/expect"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -154,6 +155,7 @@ type Plan struct {
 	Output *Output
 	Doc    *report.Document // NewDocument's: the results go in, then out through Output
 	Log    io.Writer        // notes, warnings and progress (standard error)
+	Expect *Expect          // --expect, checked (CheckPlan); nil for none
 }
 
 // Run measures every point p.Repeat.N times, in rounds (round 1 of every
@@ -194,7 +196,7 @@ rounds:
 			if res != nil {
 				res.StartedAt = started
 				runs[i] = append(runs[i], res)
-				if pr := pointRecord(o, res, round, rep.N, log); pr != nil {
+				if pr := pointRecord(p, res, round); pr != nil {
 					o.Record(pr)
 				}
 			}
@@ -222,16 +224,34 @@ rounds:
 			doc.Results = append(doc.Results, m)
 		}
 	}
+	failed := p.Expect.judge(doc.Results, linkRate(doc.Device), func(n string) { fmt.Fprintf(log, "rdma-bench: warning: %s\n", n) })
 	werr := o.Finish(doc, log)
+	var expErr error
+	if len(failed) > 0 {
+		what := "expectation"
+		if len(failed) > 1 {
+			what += "s"
+		}
+		expErr = fmt.Errorf("%d %s failed: %s", len(failed), what, strings.Join(failed, "; "))
+	}
 	switch {
 	case runErr != nil:
-		return errors.Join(runErr, werr)
+		return errors.Join(runErr, werr, expErr)
 	case werr != nil:
-		return werr
+		return errors.Join(werr, expErr)
 	case thin > 0:
-		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
+		return errors.Join(fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total), expErr)
 	}
-	return nil
+	return expErr
+}
+
+// linkRate is the port's rate the expectations' %link takes; 0 when
+// unknown or without a device.
+func linkRate(d *report.Device) float64 {
+	if d == nil {
+		return 0
+	}
+	return d.LinkRateGbps
 }
 
 // startRecord opens a streamed document: doc's context, and how many
@@ -242,18 +262,22 @@ func startRecord(doc *report.Document, runs int) *document.StreamStart {
 		StartedAt: doc.StartedAt, Args: doc.Args, Runs: runs}
 }
 
-// pointRecord is the streamed record of one run of a point; nil when o
-// streams nothing, or (said on log) when the result cannot be converted.
-func pointRecord(o *Output, res *report.Result, run, of int, log io.Writer) *document.StreamPoint {
-	if !o.Streaming() {
+// pointRecord is the streamed record of one run of a point of p, with the
+// expectations' verdicts on that run alone; nil when p's output streams
+// nothing, or (said on its log) when the result cannot be converted.
+func pointRecord(p Plan, res *report.Result, run int) *document.StreamPoint {
+	if !p.Output.Streaming() {
 		return nil
 	}
 	r, err := report.ResultRecord(res)
 	if err != nil {
-		fmt.Fprintf(log, "rdma-bench: warning: %s %d bytes: no point record: %v\n", res.Workload, res.SizeBytes, err)
+		fmt.Fprintf(p.Log, "rdma-bench: warning: %s %d bytes: no point record: %v\n", res.Workload, res.SizeBytes, err)
 		return nil
 	}
-	return &document.StreamPoint{Type: document.RecordPoint, Run: run, Of: of, Result: r}
+	if p.Expect != nil {
+		r.Expectations = expect.Check(p.Expect.List, r, linkRate(p.Points.Device))
+	}
+	return &document.StreamPoint{Type: document.RecordPoint, Run: run, Of: p.Repeat.N, Result: r}
 }
 
 // markShort marks partial a point that a failure or an interruption left

@@ -27,6 +27,7 @@ func runFlags() (*pflag.FlagSet, *bench.Flags, *bench.Output) {
 	b.Register(fs)
 	o.Register(fs, report.DefaultEncoder)
 	(&bench.Repeat{}).Register(fs)
+	(&bench.Expect{}).Register(fs)
 	fs.String("plot", "", "")
 	fs.Bool("loopback", false, "")
 	fs.SetOutput(io.Discard) // -h's usage
@@ -238,7 +239,7 @@ func TestPerftestEveryRow(t *testing.T) {
 			case e.Action == perftestflags.Same || e.Action == perftestflags.Alias:
 				if err != nil || !fs.Changed(e.To) || len(notes) != 0 {
 					t.Errorf("%q: %v, --%s set %t, notes %q", args, err, e.To, fs.Changed(e.To), notes)
-				} else if got, want := fs.Lookup(e.To).Value.String(), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
+				} else if got, want := strings.Trim(fs.Lookup(e.To).Value.String(), "[]"), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
 					t.Errorf("%q: --%s is %q, want %q", args, e.To, got, want)
 				}
 			case e.Action == perftestflags.Noop:

@@ -21,7 +21,7 @@ type Expect struct {
 
 // Register adds --expect to fs.
 func (e *Expect) Register(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&e.values, "expect", nil, "an expectation on every point it selects, such as bw>=90%link, lat.p50<=3us or \"size=64K qps=4 bw>=20Gb/s\", or @FILE for a file of them, one a line (repeatable): a point that fails one makes the exit status 1")
+	fs.StringArrayVar(&e.values, "expect", nil, "an expectation on every point it selects, such as 'bw>=90%link', 'lat.p50<=3us' or 'size=64K qps=4 bw>=20Gb/s' (quoted for the shell), or @FILE for a file of them, one a line (repeatable): a point that fails one makes the exit status 1")
 }
 
 // Check reads the expectations; a bad one is bad input.

@@ -55,7 +55,7 @@ var units = map[string]map[string]float64{
 const LinkUnit = "%link"
 
 // Syntax says in a sentence what an expectation is, for messages.
-const Syntax = "want [workload=NAME] [size=SIZE] [qps=N] [threads=N] [transport=RC|UC|UD|TCP] METRIC OP VALUE[UNIT], such as bw>=90%link or size=64K lat.p50<=3us, or @FILE for a file of them"
+const Syntax = "want [workload=NAME] [size=SIZE] [qps=N] [threads=N] [transport=RC|UC|UD|TCP] METRIC OP VALUE[UNIT], such as 'bw>=90%link' or 'size=64K lat.p50<=3us' (quoted: a shell reads > and <), or @FILE for a file of them"
 
 // Parse reads one expectation written at source.
 func Parse(text, source string) (Expectation, error) {
@@ -83,6 +83,13 @@ func Parse(text, source string) (Expectation, error) {
 		if i := strings.Index(c, o); i >= 0 {
 			name, op, value = c[:i], o, c[i+len(o):]
 			break
+		}
+	}
+	if op == "" && value == "" {
+		if _, err := metric.Lookup(c); err == nil {
+			// bw>=90%link unquoted: the shell took ">=90%link" for a
+			// redirection (and made a file of it).
+			return bad("no comparison: quote the expectation, as in --expect 'bw>=90%%link': a shell reads > and < as redirections")
 		}
 	}
 	if op == "" || name == "" || value == "" {

@@ -38,7 +38,8 @@ func TestParse(t *testing.T) {
 	}
 	for text, msg := range map[string]string{
 		"":                      "no comparison",
-		"bw":                    "want [workload=NAME]",
+		"bw":                    "no comparison: quote the expectation, as in --expect 'bw>=90%link': a shell reads > and < as redirections",
+		"lat":                   "want [workload=NAME]",
 		"bw>=":                  "want [workload=NAME]",
 		"speed>=10":             `unknown metric "speed"`,
 		"bw>=-3":                `value "-3": want a positive number`,

@@ -114,6 +114,13 @@ func (b *Flags) Check() error {
 	if err := workloads.CheckRate(b.Spec.Rate); err != nil {
 		return inputError("%v", err)
 	}
+	if b.Local.NUMA >= 0 {
+		// An explicit node is checked now, device or not (Resolve and
+		// CheckServer place for the device later).
+		if _, err := workloads.Place(b.Local, ""); err != nil {
+			return inputError("%v", err)
+		}
+	}
 	return nil
 }
 

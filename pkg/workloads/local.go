@@ -26,7 +26,8 @@ type Local struct {
 	// follow the client's); -1 leaves them to the scheduler.
 	CPU int
 	// NUMA is --numa-node: NUMAAuto (the device's node), NUMAOff or a
-	// node; Placement is what it resolved to (Place), nil before.
+	// node (0 is node 0: DefaultLocal sets NUMAAuto); Placement is what it
+	// resolved to (Place), nil before: nothing is placed without it.
 	NUMA      int
 	Placement *Placement
 	// IdleTimeout bounds every wait for the peer.

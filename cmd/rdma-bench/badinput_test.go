@@ -81,6 +81,9 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"loopback":        {nil, []badCase{{[]string{"--loopback=x"}, "invalid argument", false}}},
 	"sizes":           {[]badCase{{[]string{"--sizes", "0"}, "at least 1 byte", false}}, []badCase{{[]string{"--sizes", "2,,4"}, `size ""`, false}}},
 	"persistent":      {nil, []badCase{{[]string{"--persistent=x"}, "invalid argument", false}}},
+	"numa-node":       {[]badCase{{[]string{"--numa-node", "1000"}, "--numa-node 1000: no such node", false}, {[]string{"--numa-node", "0", "--cpu", "0"}, "cannot go together", false}}, []badCase{{[]string{"--numa-node", "near"}, "want auto, off or a node number", false}}},
+	"json-stream":     {nil, []badCase{{[]string{"--json-stream=x"}, "invalid argument", false}, {[]string{"--json-stream", "-o", "csv"}, "--json-stream is -o ndjson: it cannot go with -o csv", false}}},
+	"expect":          {[]badCase{{[]string{"--expect", "bw>=150%link"}, "above 100% of the link rate", false}, {[]string{"--expect", "workload=tcp_lat bw>=1"}, "selects no point of this run", true}}, []badCase{{[]string{"--expect", "bw>=lots"}, "want a positive number", false}, {[]string{"--expect", "bw"}, "quote the expectation", false}}},
 	"bind":            {[]badCase{{[]string{"--bind", "192.0.2.77"}, `--bind "192.0.2.77"`, false}}, []badCase{{[]string{"--bind", "::zz"}, `--bind "::zz"`, false}}},
 }
 

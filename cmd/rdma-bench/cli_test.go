@@ -178,6 +178,11 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "nosuch", "--loopback"}, `unknown workload "nosuch"`},
+		{[]string{"run", "raw_ethernet_bw", "--loopback"}, `unknown workload "raw_ethernet_bw": choose one of write_lat`},
+		{[]string{"run", "raw_ethernet_lat", "--loopback"}, "; perftest's raw_ethernet_lat: raw Ethernet (raw_ethernet_* tests, raw packet QPs) is not supported"},
+		{[]string{"run", "ib_write_bw", "--loopback"}, "; perftest's ib_write_bw is rdma-bench's write_bw"},
+		{[]string{"server", "raw_ethernet_bw"}, "perftest's raw_ethernet_bw: raw Ethernet"},
+		{[]string{"run", "write_bw", "--loopback", "--use_cuda=0"}, "unknown flag --use_cuda (perftest's): GPU memory is not supported"},
 		{[]string{"run", "read_lat", "-c", "UD", "--loopback"}, "read_lat cannot run over UD"},
 		{[]string{"run", "atomic_bw", "-c", "UC", "--loopback"}, "atomic_bw cannot run over UC"},
 		{[]string{"run", "write_lat", "-c", "XRC", "--loopback"}, "choose RC, UC, UD, TCP"},
@@ -201,6 +206,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "tcp_lat", "--validate", "--loopback"}, "--validate applies to"},
 		{[]string{"run", "write_lat", "--loopback", "--cpu", "4095"}, "--cpu 4095: cpus 4095..4096 (one per measuring thread) not among"},
 		{[]string{"run", "tcp_lat", "--loopback", "--cpu", "-5"}, "--cpu -5"},
+		{[]string{"run", "tcp_lat", "--loopback", "--numa-node", "x"}, `invalid argument "x" for "--numa-node" flag: want auto, off or a node number (0, 1, ...)`},
+		{[]string{"run", "tcp_lat", "--loopback", "--numa-node", "1000"}, "--numa-node 1000: no such node: the online nodes are"},
+		{[]string{"run", "tcp_lat", "--loopback", "--numa_node", "1000"}, "--numa-node 1000: no such node"},
+		{[]string{"run", "tcp_lat", "--loopback", "--numa-node", "0", "--cpu", "0"}, "--cpu 0 and --numa-node 0 cannot go together"},
+		{[]string{"server", "--numa-node", "1000"}, "--numa-node 1000: no such node"},
 		{[]string{"run", "write_lat", "--loopback", "--idle-timeout", "0s"}, "--idle-timeout 0s: must be at least 100ms"},
 		{[]string{"run", "write_lat", "--loopback", "--report-interval", "1ms"}, "--report-interval 1ms: must be at least 10ms"},
 		{[]string{"run", "write_lat", "--loopback", "--mtu", "1500"}, "--mtu 1500"},

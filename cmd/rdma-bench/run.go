@@ -40,10 +40,12 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	var b bench.Flags
 	var o bench.Output
 	var rep bench.Repeat
+	var ex bench.Expect
 	var pf plotFlag
 	b.Register(fs)
 	o.Register(fs, report.DefaultEncoder)
 	rep.Register(fs)
+	ex.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.SetOutput(stderr)
@@ -66,13 +68,16 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	if err := rep.Check(); err != nil {
 		return err
 	}
+	if err := ex.Check(); err != nil {
+		return err
+	}
 	at, name, err := bench.RunTarget(fs.Args(), *loopback)
 	if err != nil {
 		return err
 	}
-	w, err := workloads.Lookup(name)
+	w, err := bench.LookupWorkload(name)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
 	if err := o.CheckWorkload(w); err != nil {
 		return err
@@ -88,7 +93,10 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	if err != nil {
 		return deviceError(err)
 	}
+	if err := ex.CheckPlan(pts); err != nil {
+		return err
+	}
 	o.Stdout = stdout
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(cmdline), Log: stderr}
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(cmdline), Log: stderr, Expect: &ex}
 	return pf.after(b.Run(ctx, plan))
 }

@@ -21,10 +21,12 @@ func runSuite(ctx context.Context, args []string) error {
 	var b bench.Flags
 	var o bench.Output
 	var rep bench.Repeat
+	var ex bench.Expect
 	var pf plotFlag
 	b.Register(fs)
 	o.Register(fs, report.ComparisonEncoder)
 	rep.Register(fs)
+	ex.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run both sides in this process, on one device")
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
@@ -56,6 +58,9 @@ func runSuite(ctx context.Context, args []string) error {
 	if err := rep.Check(); err != nil {
 		return err
 	}
+	if err := ex.Check(); err != nil {
+		return err
+	}
 	at, err := bench.SuiteTarget(fs.Args(), *loopback)
 	if err != nil {
 		return err
@@ -69,6 +74,9 @@ func runSuite(ctx context.Context, args []string) error {
 	if err != nil {
 		return deviceError(err)
 	}
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: os.Stderr}
+	if err := ex.CheckPlan(pts); err != nil {
+		return err
+	}
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: os.Stderr, Expect: &ex}
 	return pf.after(b.Run(ctx, plan))
 }

@@ -298,3 +298,35 @@ func TestProcFdWrittenInPlace(t *testing.T) {
 		t.Fatal("the /proc link was replaced")
 	}
 }
+
+// A stream is written in place as it goes: a reader sees each write at
+// once, a file that was there is truncated first, a directory refused.
+func TestStream(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.ndjson")
+	if err := os.WriteFile(path, []byte("old content that is longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := CreateStream(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); len(b) != 0 {
+		t.Errorf("not truncated at once: %q", b)
+	}
+	if _, err := s.Write([]byte("{\"type\":\"start\"}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{\"type\":\"start\"}\n" {
+		t.Errorf("a reader sees %q before Close", b)
+	}
+	if err := s.Close(); err != nil || s.Close() != nil {
+		t.Errorf("close: %v", err)
+	}
+	if _, err := CreateStream(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory: %v", err)
+	}
+	if s, err := CreateStream("-"); err != nil || s.Path() != "-" || s.Close() != nil {
+		t.Errorf("standard output: %v", err)
+	}
+}

@@ -69,6 +69,7 @@ func (b *Flags) Register(fs *pflag.FlagSet) {
 	fs.IntVarP(&l.Inline, "inline-size", "I", -1, "largest message sent inline (default: the device's maximum, for WRITE and SEND)")
 	fs.BoolVar(&l.ODP, "odp", false, "register memory for on-demand paging (perftest's --odp): refused, before anything is allocated, where the device lacks it (naming what), and, untested so far, where it has it")
 	fs.IntVar(&l.CPU, "cpu", -1, "pin measuring thread i to CPU N+i (a loopback server's threads follow the client's); default: a loopback run pins its two sides apart from the first allowed CPU where there are enough, so that they never share one")
+	fs.Var(numaFlag{&l.NUMA}, "numa-node", "NUMA node of the measuring threads and registered buffers: auto (the RDMA device's node, unless this process's CPU affinity is already restricted or --cpu is given), off, or a node number (perftest's --numa_node; --disable_numa is off)")
 	fs.BoolVar(&l.Counters, "counters", true, "read the RDMA port's counters (sysfs and netlink) around every run: deltas in the JSON, and a run where a retransmission or error counter moved is marked not clean")
 	fs.DurationVar(&l.IdleTimeout, "idle-timeout", workloads.DefaultIdleTimeout, "give up when the peer makes no progress for this long")
 	fs.DurationVar(&l.ReportInterval, "report-interval", 0, "client: print live interval and cumulative figures on stderr at this period (at least 10ms)")
@@ -112,6 +113,13 @@ func (b *Flags) Check() error {
 	}
 	if err := workloads.CheckRate(b.Spec.Rate); err != nil {
 		return inputError("%v", err)
+	}
+	if b.Local.NUMA >= 0 {
+		// An explicit node is checked now, device or not (Resolve and
+		// CheckServer place for the device later).
+		if _, err := workloads.Place(b.Local, ""); err != nil {
+			return inputError("%v", err)
+		}
 	}
 	return nil
 }
@@ -219,3 +227,24 @@ func (b *Flags) OneRate(cmd string) error {
 	}
 	return nil
 }
+
+// numaFlag is --numa-node: auto, off or a node number.
+type numaFlag struct{ n *int }
+
+func (f numaFlag) String() string {
+	if f.n == nil {
+		return "auto"
+	}
+	return workloads.NUMAString(*f.n)
+}
+
+func (f numaFlag) Set(v string) error {
+	n, err := workloads.ParseNUMA(v)
+	if err != nil {
+		return err
+	}
+	*f.n = n
+	return nil
+}
+
+func (numaFlag) Type() string { return "auto|off|N" }

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -29,6 +31,12 @@ type Output struct {
 	// when nil): a command run in-process writes to its caller's writer.
 	Stdout io.Writer
 	out    *outfile.File // the --output-file, once open
+
+	jsonStream bool            // --json-stream: iperf3's -o ndjson
+	fs         *pflag.FlagSet  // whether -o was given
+	stream     *outfile.Stream // -o ndjson's output, written as the run goes
+	mu         sync.Mutex      // one record at a time
+	streamErr  error           // the first record that could not be written
 }
 
 // Register adds the output flags to fs, -o defaulting to defaultFormat.
@@ -38,6 +46,8 @@ func (o *Output) Register(fs *pflag.FlagSet, defaultFormat string) {
 	fs.BoolVar(&o.Save, "save", false, "also save the JSON document under --results-dir")
 	fs.StringVar(&o.Results, "results-dir", "results", "where --save writes")
 	fs.StringVar(&o.Samples, "samples", "", "also write every latency sample (ns) to this CSV file, to check the percentiles against (with -D, kept in memory beside the histogram: 8 bytes a sample)")
+	fs.BoolVar(&o.jsonStream, "json-stream", false, "iperf3's spelling of -o "+report.StreamEncoder+": one JSON record a line as the run goes, the document last")
+	o.fs = fs
 }
 
 func formatList() string {
@@ -54,6 +64,12 @@ func formatList() string {
 // Check checks the format, and that --save can write, before anything
 // else.
 func (o *Output) Check() error {
+	if o.jsonStream {
+		if o.fs != nil && o.fs.Changed("output") && o.Format != report.StreamEncoder {
+			return inputError("--json-stream is -o %s: it cannot go with -o %s", report.StreamEncoder, o.Format)
+		}
+		o.Format = report.StreamEncoder
+	}
 	enc, err := report.NewEncoder(o.Format)
 	if err != nil {
 		if h := perftestflags.Collision("output", o.Format); h != "" {
@@ -97,17 +113,41 @@ func (o *Output) CheckWorkload(w workloads.Workload) error {
 }
 
 // Open starts the output file before anything runs, so that an
-// unwritable file fails early.
+// unwritable file fails early; a streamed document's is written from now
+// on.
 func (o *Output) Open() error {
 	stdout := o.Stdout
 	if stdout == nil {
 		stdout = os.Stdout
 	}
 	var err error
-	if o.out, err = outfile.CreateTo(o.File, stdout); err != nil {
+	if o.Streaming() {
+		o.stream, err = outfile.CreateStreamTo(o.File, stdout)
+	} else {
+		o.out, err = outfile.CreateTo(o.File, stdout)
+	}
+	if err != nil {
 		return inputError("--output-file %v", err)
 	}
 	return nil
+}
+
+// Streaming says whether the output is a streamed document (-o ndjson),
+// whose records Record writes as the run goes.
+func (o *Output) Streaming() bool { return o.Format == report.StreamEncoder }
+
+// Record writes one record of a streamed document at once (nothing when
+// the output is not one). A record that cannot be written does not stop
+// the run: Finish returns the first such error.
+func (o *Output) Record(v any) {
+	if o.stream == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := document.EncodeRecord(o.stream, v); err != nil && o.streamErr == nil {
+		o.streamErr = err
+	}
 }
 
 // Finish writes what was measured: the JSON document first (--save), so
@@ -116,10 +156,13 @@ func (o *Output) Open() error {
 // document saved: under --results-dir when --save was not given. What it
 // saved is named on log.
 func (o *Output) Finish(doc *report.Document, log io.Writer) error {
-	if o.out == nil {
+	if o.out == nil && o.stream == nil {
 		if err := o.Open(); err != nil {
 			return err
 		}
+	}
+	if o.stream != nil {
+		return o.finishStream(doc, log)
 	}
 	if len(doc.Results) == 0 {
 		o.out.Abort()
@@ -157,6 +200,35 @@ func (o *Output) Finish(doc *report.Document, log io.Writer) error {
 		return errors.Join(append(errs, err)...)
 	}
 	return errors.Join(append(errs, o.out.Commit())...)
+}
+
+// finishStream ends a streamed document: --save and --samples as Finish
+// does, then the whole document as the stream's last record.
+func (o *Output) finishStream(doc *report.Document, log io.Writer) error {
+	var errs []error
+	if len(doc.Results) > 0 {
+		if o.Save {
+			if path, err := report.SaveJSON(o.Results, doc); err != nil {
+				errs = append(errs, err)
+			} else {
+				fmt.Fprintf(log, "saved %s\n", path)
+			}
+		}
+		if o.Samples != "" {
+			errs = append(errs, writeSamples(o.Samples, doc))
+		}
+		var buf bytes.Buffer
+		if err := encodeSafely(o.Enc, &buf, doc); err != nil {
+			errs = append(errs, err)
+		} else {
+			o.mu.Lock()
+			if _, err := o.stream.Write(buf.Bytes()); err != nil && o.streamErr == nil {
+				o.streamErr = err
+			}
+			o.mu.Unlock()
+		}
+	}
+	return errors.Join(append(errs, o.streamErr, o.stream.Close())...)
 }
 
 // writeSamples writes the --samples file, whole or not at all.

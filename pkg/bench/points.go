@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/expect"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -95,7 +97,23 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		}
 		out.Specs = append(out.Specs, r)
 	}
-	return out, nil
+	dev := ""
+	if out.Device != nil {
+		dev = out.Device.Name
+	}
+	return out, b.place(dev)
+}
+
+// place decides where this side's measuring threads and buffers go, for
+// the device named dev ("" for none): bad input when an explicit
+// --numa-node cannot be honoured.
+func (b *Flags) place(dev string) error {
+	p, err := workloads.Place(b.Local, dev)
+	if err != nil {
+		return inputError("%v", err)
+	}
+	b.Local.Placement = &p
+	return nil
 }
 
 func (b *Flags) pathMTU(l workloads.DeviceLimits) int {
@@ -137,6 +155,7 @@ type Plan struct {
 	Output *Output
 	Doc    *report.Document // NewDocument's: the results go in, then out through Output
 	Log    io.Writer        // notes, warnings and progress (standard error)
+	Expect *Expect          // --expect, checked (CheckPlan); nil for none
 }
 
 // Run measures every point p.Repeat.N times, in rounds (round 1 of every
@@ -152,15 +171,20 @@ func (b *Flags) Run(ctx context.Context, p Plan) error {
 	}
 	doc := p.Doc
 	doc.Device, doc.Label, doc.Repeat = p.Points.Device, rep.Label, rep.N
+	doc.Host.Placement = b.Local.Placement.Doc()
 	b.Local.Progress = log
 	b.Local.KeepSamples = o.Samples != ""
 	specs := p.Points.Specs
 	runs := make([][]*report.Result, len(specs))
 	total := len(specs) * rep.N
+	o.Record(startRecord(doc, total))
 	var runErr error
 	thin, k := 0, 0
 rounds:
 	for round := 1; round <= rep.N; round++ {
+		if o.Streaming() {
+			b.Local.Intervals = func(r *document.StreamInterval) { r.Run = round; o.Record(r) }
+		}
 		for i, sp := range specs {
 			k++
 			what := fmt.Sprintf("%s %d bytes", sp.Workload, sp.Size)
@@ -172,6 +196,9 @@ rounds:
 			if res != nil {
 				res.StartedAt = started
 				runs[i] = append(runs[i], res)
+				if pr := pointRecord(p, res, round); pr != nil {
+					o.Record(pr)
+				}
 			}
 			if err != nil {
 				runErr = fmt.Errorf("%s: %w", what, err)
@@ -197,16 +224,60 @@ rounds:
 			doc.Results = append(doc.Results, m)
 		}
 	}
+	failed := p.Expect.judge(doc.Results, linkRate(doc.Device), func(n string) { fmt.Fprintf(log, "rdma-bench: warning: %s\n", n) })
 	werr := o.Finish(doc, log)
+	var expErr error
+	if len(failed) > 0 {
+		what := "expectation"
+		if len(failed) > 1 {
+			what += "s"
+		}
+		expErr = fmt.Errorf("%d %s failed: %s", len(failed), what, strings.Join(failed, "; "))
+	}
 	switch {
 	case runErr != nil:
-		return errors.Join(runErr, werr)
+		return errors.Join(runErr, werr, expErr)
 	case werr != nil:
-		return werr
+		return errors.Join(werr, expErr)
 	case thin > 0:
-		return fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total)
+		return errors.Join(fmt.Errorf("%d of %d runs have too little data for a figure (see the notes above)", thin, total), expErr)
 	}
-	return nil
+	return expErr
+}
+
+// linkRate is the port's rate the expectations' %link takes; 0 when
+// unknown or without a device.
+func linkRate(d *report.Device) float64 {
+	if d == nil {
+		return 0
+	}
+	return d.LinkRateGbps
+}
+
+// startRecord opens a streamed document: doc's context, and how many
+// point records should follow.
+func startRecord(doc *report.Document, runs int) *document.StreamStart {
+	return &document.StreamStart{Type: document.RecordStart, SchemaVersion: document.SchemaVersion,
+		Tool: doc.Tool, Host: doc.Host, Device: doc.Device, Label: doc.Label, Repeat: max(doc.Repeat, 1),
+		StartedAt: doc.StartedAt, Args: doc.Args, Runs: runs}
+}
+
+// pointRecord is the streamed record of one run of a point of p, with the
+// expectations' verdicts on that run alone; nil when p's output streams
+// nothing, or (said on its log) when the result cannot be converted.
+func pointRecord(p Plan, res *report.Result, run int) *document.StreamPoint {
+	if !p.Output.Streaming() {
+		return nil
+	}
+	r, err := report.ResultRecord(res)
+	if err != nil {
+		fmt.Fprintf(p.Log, "rdma-bench: warning: %s %d bytes: no point record: %v\n", res.Workload, res.SizeBytes, err)
+		return nil
+	}
+	if p.Expect != nil {
+		r.Expectations = expect.Check(p.Expect.List, r, linkRate(p.Points.Device))
+	}
+	return &document.StreamPoint{Type: document.RecordPoint, Run: run, Of: p.Repeat.N, Result: r}
 }
 
 // markShort marks partial a point that a failure or an interruption left

@@ -1,6 +1,10 @@
 package bench
 
-import "github.com/rdma-bench/rdma-bench/pkg/workloads"
+import (
+	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+)
 
 // CheckServer checks, before the server listens, what it would refuse at
 // its first client: with a workload (which pins what clients may run),
@@ -13,9 +17,9 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	if workload != "" {
 		// A workload pins what clients may run: check what was given
 		// for it now, not at the first client.
-		w, err := workloads.Lookup(workload)
+		w, err := LookupWorkload(workload)
 		if err != nil {
-			return nil, inputError("%v", err)
+			return nil, err
 		}
 		b.Spec.Workload = w.Name
 		r, _, err := b.Spec.Resolve(nil)
@@ -55,5 +59,22 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	if err := b.Local.CheckCPUs(1); err != nil {
 		return nil, inputError("%v", err)
 	}
-	return keys, nil
+	dev := b.Local.Device
+	if names, _ := verbs.DeviceNames(); dev == "" && len(names) > 0 {
+		dev = names[0] // the device the server opens (verbs.Open)
+	}
+	return keys, b.place(dev)
+}
+
+// LookupWorkload finds the workload called name; a name of perftest's
+// (raw_ethernet_bw, ib_write_bw) is refused saying what rdma-bench offers.
+func LookupWorkload(name string) (workloads.Workload, error) {
+	w, err := workloads.Lookup(name)
+	if err != nil {
+		if h := perftestflags.Workload(name); h != "" {
+			return w, inputError("%v; %s", err, h)
+		}
+		return w, inputError("%v", err)
+	}
+	return w, nil
 }

@@ -31,6 +31,11 @@ func checkResult(r *Result) error {
 			return fmt.Errorf("%s.%w", where, err)
 		}
 	}
+	for i, x := range r.Expectations {
+		if err := checkExpectation(x); err != nil {
+			return fmt.Errorf("%s.expectations[%d] (%s): %w", where, i, x.Expect, err)
+		}
+	}
 	for i, run := range r.Runs {
 		if run == nil {
 			return fmt.Errorf("%s.runs[%d] is null: want a run object", where, i)
@@ -165,4 +170,19 @@ func checkOpenLoop(o *OpenLoop) error {
 		return fmt.Errorf("open_loop.rate_ops is %d: want an offered rate of 1 operation a second or more", o.RateOPS)
 	}
 	return positive("open_loop.achieved_ops", o.AchievedOPS)
+}
+
+// checkExpectation refuses a verdict whose comparison cannot be read
+// back.
+func checkExpectation(x Expectation) error {
+	if !slices.Contains([]string{">=", ">", "<=", "<"}, x.Op) {
+		return fmt.Errorf("op %q: want >=, >, <= or <", x.Op)
+	}
+	if x.Metric == "" {
+		return fmt.Errorf("metric is empty: want a metric such as \"bw\"")
+	}
+	if err := notNegative("limit", &x.Limit); err != nil {
+		return err
+	}
+	return positive("value", x.Value)
 }

@@ -76,6 +76,22 @@ type Host struct {
 	// RDMACore is rdma-core's version, from the libibverbs loaded ("" when
 	// unknown).
 	RDMACore string `json:"rdma_core"`
+	// Placement is where this side placed its measuring threads and
+	// registered buffers (NUMA); nil in documents from before it.
+	Placement *Placement `json:"placement,omitempty"`
+}
+
+// Placement is a side's NUMA placement: the node its measuring threads
+// and registered buffers went to, and why (docs/usage.md, "NUMA
+// placement").
+type Placement struct {
+	// Node is the NUMA node; -1 when nothing was placed.
+	Node int `json:"node"`
+	// CPUs are the node's CPUs the threads ran on, in the kernel's list
+	// form ("0-7,16-23"); "" when nothing was placed.
+	CPUs string `json:"cpus,omitempty"`
+	// Why says why there, or why not placed ("off (--numa-node off)").
+	Why string `json:"why"`
 }
 
 // Device describes the RDMA device and port of a run.
@@ -96,6 +112,14 @@ type Device struct {
 	// GID is the address used, in IPv6 form ("::ffff:10.0.0.1" for RoCE
 	// v2 over IPv4).
 	GID string `json:"gid,omitempty"`
+	// LinkRateGbps is the port's rate as sysfs gives it (ports/N/rate), in
+	// 10^9 bit/s, and LinkRate its text ("100 Gb/sec (4X EDR)"); 0 and ""
+	// when unknown.
+	LinkRateGbps float64 `json:"link_rate_gbps,omitempty"`
+	LinkRate     string  `json:"link_rate,omitempty"`
+	// NUMANode is the device's NUMA node (sysfs device/numa_node); -1
+	// when the kernel gives none; nil in documents from before it.
+	NUMANode *int `json:"numa_node,omitempty"`
 }
 
 // Peer is the other side of a two-process run.

@@ -82,6 +82,7 @@ func full(t *testing.T) *Document {
 		r.Runs[0].Status = StatusPartial
 		r.Params = map[string]json.RawMessage{"qps": json.RawMessage(`2`), "device": json.RawMessage(`"rxe0"`)}
 		r.OpenLoop.RateOPS = 1000
+		r.Expectations[0].Op = ">="
 	}
 	d.Results[0].Server.Server, d.Results[0].Server.Runs = nil, nil
 	d.LoadCurves[0].RatesOPS = []int{1000, 4000}

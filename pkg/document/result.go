@@ -49,6 +49,9 @@ type Result struct {
 	// OpenLoop is what an open-loop run at a fixed offered rate (params
 	// rate) measured beside its latency; nil for a closed loop.
 	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+	// Expectations are the verdicts of the expectations (--expect) that
+	// chose the point, in their order; nil without any.
+	Expectations []Expectation `json:"expectations,omitempty"`
 	// Params are every parameter of the point, resolved (docs/json.md).
 	Params map[string]json.RawMessage `json:"params"`
 	// Server is the server's own figures in a two-process run.
@@ -176,6 +179,29 @@ type Counters struct {
 	// Local and Remote are each side's counter deltas.
 	Local  json.RawMessage `json:"local,omitempty"`
 	Remote json.RawMessage `json:"remote,omitempty"`
+}
+
+// Expectation is the verdict of one expectation (--expect) on a point:
+// its metric's figure against the limit.
+type Expectation struct {
+	// Expect is the expectation as written ("size=64K bw>=90%link"),
+	// Source where ("--expect", "floors.txt:3").
+	Expect string `json:"expect"`
+	Source string `json:"source"`
+	// Metric is pkg/metric's name ("bw", "lat.p50"), Op one of ">=", ">",
+	// "<=", "<", Limit the limit in Unit, the metric's (a share of the
+	// link rate already turned into Gb/s).
+	Metric string  `json:"metric"`
+	Op     string  `json:"op"`
+	Limit  float64 `json:"limit"`
+	Unit   string  `json:"unit"`
+	// Value is the point's figure in Unit; null when it has none.
+	Value *float64 `json:"value"`
+	// Pass is true when the figure is there and holds.
+	Pass bool `json:"pass"`
+	// Note says what the limit is made of ("90% of the 100 Gb/s link"),
+	// and why there is no verdict on a figure.
+	Note string `json:"note,omitempty"`
 }
 
 // OpenLoop is what an open-loop latency run measured beside its headline

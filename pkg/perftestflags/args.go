@@ -135,6 +135,9 @@ func (e *Flag) apply(fs *pflag.FlagSet, out []string, spelled, v string, hasV bo
 	}
 	switch e.Action {
 	case Alias:
+		if e.Accepts != nil && hasV && !e.Accepts(v) {
+			return nil, "", &HintError{Flag: spelled, Value: v, Hint: e.Why}
+		}
 		if fs.Lookup(e.To) != nil && e.Set != "" {
 			return append(out, "--"+e.To+"="+e.Set), "", nil
 		}
@@ -150,12 +153,17 @@ func (e *Flag) apply(fs *pflag.FlagSet, out []string, spelled, v string, hasV bo
 }
 
 // HintError refuses one of perftest's flags that rdma-bench does not
-// have, saying what to use instead: bad input.
+// have, or a value of its that rdma-bench cannot take, saying what to
+// use instead: bad input.
 type HintError struct {
-	Flag string // as spelled: -T, --run_infinitely
-	Hint string // the table's row's Why
+	Flag  string // as spelled: -T, --run_infinitely
+	Value string // a value rdma-bench's flag cannot take; "": the flag is refused
+	Hint  string // the table's row's Why
 }
 
 func (e *HintError) Error() string {
+	if e.Value != "" {
+		return e.Flag + " " + e.Value + " (perftest's): " + e.Hint
+	}
 	return "unknown flag " + e.Flag + " (perftest's): " + e.Hint
 }

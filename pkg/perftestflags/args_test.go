@@ -14,6 +14,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 // runFlags is run's flag set, as cmd/rdma-bench's runRun builds it (its
@@ -26,6 +27,7 @@ func runFlags() (*pflag.FlagSet, *bench.Flags, *bench.Output) {
 	b.Register(fs)
 	o.Register(fs, report.DefaultEncoder)
 	(&bench.Repeat{}).Register(fs)
+	(&bench.Expect{}).Register(fs)
 	fs.String("plot", "", "")
 	fs.Bool("loopback", false, "")
 	fs.SetOutput(io.Discard) // -h's usage
@@ -112,6 +114,19 @@ func TestPerftestArgs(t *testing.T) {
 	if _, b, _, _, err := parsePerftest("--use_hugepages", "--use-srq", "--use_old_post_send"); err != nil || !b.Spec.HugePages || !b.Spec.SRQ || b.Spec.PostAPI != "classic" {
 		t.Errorf("--use_hugepages --use-srq --use_old_post_send: hugepages %t srq %t post api %q, %v", b.Spec.HugePages, b.Spec.SRQ, b.Spec.PostAPI, err)
 	}
+	// Upstream's spellings of rdma-bench's switches and of --cpu.
+	if _, b, _, notes, err := parsePerftest("--write_with_imm", "--data_validation", "--pin_cores=3", "--comm_rdma_cm"); err == nil || !strings.Contains(err.Error(), "--comm_rdma_cm (perftest's)") || len(notes) != 0 {
+		t.Errorf("--comm_rdma_cm: %v", err)
+	} else if _, b, _, _, err = parsePerftest("--write_with_imm", "--data_validation", "--pin_cores=3", "--disable_dynamic_polling"); err != nil || !b.Spec.Imm || !b.Spec.Validate || b.Local.CPU != 3 {
+		t.Errorf("--write_with_imm --data_validation --pin_cores=3: imm %t validate %t cpu %d, %v", b.Spec.Imm, b.Spec.Validate, b.Local.CPU, err)
+	}
+	// perftest 26.04's NUMA placement: --numa_node N, --disable_numa.
+	if _, b, _, _, err := parsePerftest("--numa_node", "1"); err != nil || b.Local.NUMA != 1 {
+		t.Errorf("--numa_node 1: node %d, %v", b.Local.NUMA, err)
+	}
+	if _, b, _, _, err := parsePerftest("--disable_numa"); err != nil || b.Local.NUMA != workloads.NUMAOff {
+		t.Errorf("--disable_numa: node %d, %v", b.Local.NUMA, err)
+	}
 	// A cluster is split at a perftest letter; -b stays rdma-bench's.
 	if _, b, _, _, err := parsePerftest("-bS", "5"); err != nil || !b.Spec.Bidir || b.Local.SL != 5 {
 		t.Errorf("-bS 5: bidir %t sl %d, %v", b.Spec.Bidir, b.Local.SL, err)
@@ -138,7 +153,15 @@ func TestPerftestArgs(t *testing.T) {
 		{"-M ff0e::1", "unknown flag -M (perftest's): choosing the multicast group is not supported: -g chooses one per run"},
 		{"--outs=4", "unknown flag --outs (perftest's): rdma-bench always allows the device's maximum"},
 		{"--nosuch", "unknown flag: --nosuch"},
-		{"-K", "unknown shorthand flag: 'K' in -K"},
+		{"-9", "unknown shorthand flag: '9' in -9"},
+		// Upstream's options: GPU memory, raw Ethernet, a value --cpu cannot take.
+		{"--use_cuda=0", "unknown flag --use_cuda (perftest's): GPU memory is not supported: rdma-bench registers host memory only"},
+		{"--use_rocm_dmabuf", "unknown flag --use_rocm_dmabuf (perftest's): GPU memory is not supported"},
+		{"--use_musa 1", "GPU memory is not supported"},
+		{"-E 00:11:22:33:44:55", "unknown flag -E (perftest's): raw Ethernet (raw_ethernet_* tests, raw packet QPs) is not supported"},
+		{"--pin_cores 0-3", "--pin_cores 0-3 (perftest's): one CPU N: rdma-bench pins measuring thread i to CPU N+i"},
+		{"--send_with_imm", "SEND with immediate is not supported: --imm is RDMA WRITE with immediate"},
+		{"--report-histogrm", "unknown flag --report-histogrm (perftest's): use -o hgrm"},
 	} {
 		_, _, _, _, err := parsePerftest(strings.Fields(c.args)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -216,7 +239,7 @@ func TestPerftestEveryRow(t *testing.T) {
 			case e.Action == perftestflags.Same || e.Action == perftestflags.Alias:
 				if err != nil || !fs.Changed(e.To) || len(notes) != 0 {
 					t.Errorf("%q: %v, --%s set %t, notes %q", args, err, e.To, fs.Changed(e.To), notes)
-				} else if got, want := fs.Lookup(e.To).Value.String(), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
+				} else if got, want := strings.Trim(fs.Lookup(e.To).Value.String(), "[]"), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
 					t.Errorf("%q: --%s is %q, want %q", args, e.To, got, want)
 				}
 			case e.Action == perftestflags.Noop:
@@ -239,6 +262,23 @@ func TestPerftestMcg(t *testing.T) {
 	for _, args := range [][]string{{"-g"}, {"--mcg"}, {"-bg"}} {
 		if _, b, _, notes, err := parsePerftest(args...); err != nil || !b.Spec.Mcast || len(notes) != 0 {
 			t.Errorf("%q: mcast %t, notes %q, %v", args, b.Spec.Mcast, notes, err)
+		}
+	}
+}
+
+// perftest's program names as workloads: raw Ethernet refused with the
+// reason, ib_* naming rdma-bench's workload.
+func TestPerftestWorkload(t *testing.T) {
+	for name, want := range map[string]string{
+		"raw_ethernet_bw":        "perftest's raw_ethernet_bw: raw Ethernet (raw_ethernet_* tests, raw packet QPs) is not supported",
+		"raw_ethernet_burst_lat": "perftest's raw_ethernet_burst_lat: raw Ethernet",
+		"ib_write_bw":            "perftest's ib_write_bw is rdma-bench's write_bw",
+		"ib_atomic_lat":          "perftest's ib_atomic_lat is rdma-bench's atomic_lat",
+		"ib_nosuch":              "",
+		"write_bw":               "",
+	} {
+		if got := perftestflags.Workload(name); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
 }

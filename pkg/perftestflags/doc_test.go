@@ -12,9 +12,17 @@ func perftestDoc() string {
 	var b strings.Builder
 	b.WriteString(`# perftest's flags in rdma-bench
 
-` + "`run`, `suite`, `server` and `fabric`" + ` take perftest's spellings (perftest 4.5-0.17,
-Debian's package: every flag of the ` + "`--help`" + ` of ib_write_bw, ib_read_bw, ib_send_bw,
-ib_atomic_bw and the four ib_*_lat, captured in pkg/perftestflags/testdata/):
+` + "`run`, `suite`, `server` and `fabric`" + ` take perftest's spellings, those of two versions
+(both kept in pkg/perftestflags/testdata/, and the tests check the table against each):
+
+- perftest 4.5-0.17, Debian's package: every flag of the ` + "`--help`" + ` of ib_write_bw,
+  ib_read_bw, ib_send_bw, ib_atomic_bw and the four ib_*_lat, captured from the binaries;
+- upstream perftest today (linux-rdma/perftest): the options of its parser
+  (src/perftest_parameters.c), of its manual page and of the 26.04 release
+  (NUMA placement, GPU memory families, adaptive polling), read from the source,
+  not captured from a build (testdata/upstream/README says which file is which).
+
+Each is one of:
 
 - **same**: rdma-bench has the flag, spelled and meant as perftest's.
 - **alias**: rewritten to rdma-bench's flag before parsing, its value translated.
@@ -25,9 +33,18 @@ Where perftest's letter is one of rdma-bench's with another meaning, the table s
 so: ` + "`-o`" + ` is rdma-bench's output format, not perftest's outstanding reads (` + "`-o 16`" + `
 is refused as an unknown format, with perftest's meaning and the hint), and
 ` + "`--output`" + ` is the format, not perftest's ` + "`--output=bandwidth`" + ` verbosity. Every other
-letter rdma-bench shares with perftest means the same in both.
+letter rdma-bench shares with perftest means the same in both, but for ` + "`server -P`" + `,
+rdma-bench's ` + "`--persistent`" + ` (perftest's raw Ethernet ` + "`--client`" + `). A spelling in
+parentheses is perftest's other one for the same option (its help and its parser
+disagree).
 
-This file is generated from the table in pkg/perftestflags/table.go:
+GPU memory (` + "`--use_cuda`" + `, ` + "`--use_rocm`" + `, their DMA-BUF and bus-id forms, Neuron,
+Habana, MLU, MUSA, OpenCL) is refused, saying what it would take: rdma-bench registers
+host memory only. perftest's raw Ethernet tests (` + "`raw_ethernet_bw`" + `, ` + "`raw_ethernet_lat`" + `,
+...) are refused as workloads, and their options as flags: rdma-bench measures RC, UC
+and UD queue pairs, and TCP.
+
+This file is generated from the table in pkg/perftestflags/rows.go:
 ` + "`go test ./pkg/perftestflags -run PerftestDoc -update`" + ` rewrites it, and the tests check
 the table against perftest's --help and against rdma-bench's flags.
 
@@ -64,6 +81,9 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 		if e.Short != "" {
 			sp = "`-" + e.Short + "`, " + sp
 		}
+		for _, a := range e.Also {
+			sp += " (`--" + a + "`)"
+		}
 		value := ""
 		if e.Value {
 			value = "yes"
@@ -76,6 +96,12 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 			what = "alias of `--" + e.To + "`"
 			for _, from := range slices.Sorted(maps.Keys(e.Values)) {
 				what += fmt.Sprintf(", %s -> %s", from, e.Values[from])
+			}
+			if e.Format != "" {
+				what += " " + strings.ReplaceAll(e.Format, "%s", "N")
+			}
+			if e.Set != "" {
+				what += "=" + e.Set
 			}
 		case Noop:
 			what = "ignored"

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -16,12 +17,29 @@ type helpFlag struct {
 	value       bool // shown as --long=<...>
 }
 
-// perftestHelp reads the flags of the captured perftest --help texts.
-func perftestHelp(t *testing.T) map[string]helpFlag {
+// version is the flags one perftest version lists.
+type version struct {
+	name  string
+	flags map[string]helpFlag
+}
+
+// perftestVersions reads the flags of both versions kept in testdata:
+// 4.5's captured --help texts and upstream's option lists.
+func perftestVersions(t *testing.T) []version {
 	t.Helper()
-	files, err := filepath.Glob("testdata/*.help")
-	if err != nil || len(files) != 8 {
-		t.Fatalf("want the 8 captured --help texts in testdata, found %v (%v)", files, err)
+	return []version{
+		perftestHelp(t, "4.5", "testdata/4.5/*.help", 8, 80),
+		perftestHelp(t, "upstream", "testdata/upstream/*.options", 3, 150),
+	}
+}
+
+// perftestHelp reads the flags of the want files of glob (help lines:
+// "  -x, --long=<...>"), at least least of them.
+func perftestHelp(t *testing.T, name, glob string, want, least int) version {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) != want {
+		t.Fatalf("want the %d files %s in testdata, found %v (%v)", want, glob, files, err)
 	}
 	re := regexp.MustCompile(`(?m)^[ \t]+(?:-([A-Za-z]), )?--([A-Za-z0-9_-]+)(=)?`)
 	flags := map[string]helpFlag{}
@@ -32,44 +50,56 @@ func perftestHelp(t *testing.T) map[string]helpFlag {
 		}
 		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
 			h := helpFlag{short: m[1], long: m[2], value: m[3] != ""}
-			if old, ok := flags[h.long]; ok && old.short != h.short {
-				t.Fatalf("--%s: -%s in one help, -%s in another", h.long, old.short, h.short)
+			if old, ok := flags[h.long]; ok {
+				if old.short != h.short && old.short != "" && h.short != "" {
+					t.Fatalf("%s --%s: -%s in one file, -%s in another", name, h.long, old.short, h.short)
+				}
+				h.short, h.value = max(h.short, old.short), h.value || old.value
 			}
 			flags[h.long] = h
 		}
 	}
-	if len(flags) < 80 {
-		t.Fatalf("read only %d flags from the help texts", len(flags))
+	if len(flags) < least {
+		t.Fatalf("%s: read only %d flags from %s", name, len(flags), glob)
 	}
-	return flags
+	return version{name, flags}
 }
 
-// Every flag of perftest's ib_*_bw and ib_*_lat --help has its row, with
-// perftest's letter, and the table has no row perftest does not list.
+// Every flag of both versions (4.5's ib_*_bw and ib_*_lat --help,
+// upstream's option lists) has its row, with perftest's letter where the
+// version shows one, and a value where either takes one; the table has no
+// row that neither lists.
 func TestPerftestTableCoversHelp(t *testing.T) {
-	help := perftestHelp(t)
-	for _, h := range help {
-		e := Long(h.long)
-		switch {
-		case e == nil:
-			t.Errorf("perftest's --%s (letter %q) has no row in Table", h.long, h.short)
-		case e.Short != h.short:
-			t.Errorf("--%s: row has -%s, perftest -%s", h.long, e.Short, h.short)
-		case h.value && !e.Value:
-			t.Errorf("--%s: perftest's takes a value, the row says it does not", h.long)
+	listed := map[string]bool{}
+	for _, v := range perftestVersions(t) {
+		for _, h := range v.flags {
+			listed[h.long] = true
+			e := Long(h.long)
+			switch {
+			case e == nil:
+				t.Errorf("%s's --%s (letter %q) has no row in Table", v.name, h.long, h.short)
+			case h.short != "" && e.Short != h.short:
+				t.Errorf("--%s: row has -%s, perftest %s -%s", h.long, e.Short, v.name, h.short)
+			case h.value && !e.Value:
+				t.Errorf("--%s: perftest %s's takes a value, the row says it does not", h.long, v.name)
+			}
 		}
+		t.Logf("perftest %s: %d flags", v.name, len(v.flags))
 	}
 	seen := map[string]bool{}
 	for _, e := range Table {
-		if _, ok := help[e.Long]; !ok {
-			t.Errorf("row --%s is not a flag of perftest's --help", e.Long)
+		spellings := append([]string{e.Long}, e.Also...)
+		if !slices.ContainsFunc(spellings, func(s string) bool { return listed[s] }) {
+			t.Errorf("row --%s is not a flag of either version", e.Long)
 		}
-		if seen[e.Long] || e.Short != "" && seen["-"+e.Short] {
-			t.Errorf("row --%s (-%s) twice", e.Long, e.Short)
+		for _, s := range append(spellings, "-"+e.Short) {
+			if s != "-" && seen[s] {
+				t.Errorf("row --%s: %s twice", e.Long, s)
+			}
+			seen[s] = true
 		}
-		seen[e.Long], seen["-"+e.Short] = true, e.Short != ""
 	}
-	t.Logf("%d perftest flags, %d rows", len(help), len(Table))
+	t.Logf("%d rows", len(Table))
 }
 
 // docs/perftest-flags.md is the table, written by perftestDoc (go test

@@ -5,11 +5,14 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // The rules every view of a result follows (the run and suite tables, the
-// HTML report's tables, hgrm): how a figure is written, and which caveats
-// mark it. Written once here; the views call these.
+// HTML report's tables, hgrm, csv): how a figure is written, which caveats
+// mark it, and how an expectation's verdict reads. Written once here; the
+// views call these.
 
 // Figure formats v with prec decimals; a nonzero figure that would show
 // fewer than two significant digits gets three: no figure rounds to zero
@@ -129,4 +132,51 @@ func cleanOf(r *Result) *bool {
 		return nil
 	}
 	return r.Counters.Clean
+}
+
+// ExpectationText says an expectation's verdict in words, as every view
+// writes it: "bw>=90%link failed: 0.561 Gb/s, want >= 9 Gb/s (90% of the
+// 10 Gb/s link)".
+func ExpectationText(x document.Expectation) string {
+	verdict, got := "met", "no figure"
+	if !x.Pass {
+		verdict = "failed"
+	}
+	if x.Value != nil {
+		got = Significant(*x.Value, 4) + " " + x.Unit
+	}
+	s := fmt.Sprintf("%s %s: %s, want %s %s %s", x.Expect, verdict, got, x.Op, Significant(x.Limit, 4), x.Unit)
+	if x.Note != "" {
+		s += " (" + x.Note + ")"
+	}
+	return s
+}
+
+// FailedExpectations are the verdicts of xs that failed, in words.
+func FailedExpectations(xs []document.Expectation) []string {
+	var out []string
+	for _, x := range xs {
+		if !x.Pass {
+			out = append(out, ExpectationText(x))
+		}
+	}
+	return out
+}
+
+// ExpectationSummary counts the verdicts of every result: "expect: 3 of
+// 4 met"; "" without any.
+func ExpectationSummary(results []*Result) string {
+	met, all := 0, 0
+	for _, r := range results {
+		for _, x := range r.Expectations {
+			all++
+			if x.Pass {
+				met++
+			}
+		}
+	}
+	if all == 0 {
+		return ""
+	}
+	return fmt.Sprintf("expect: %d of %d met", met, all)
 }

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // TestFigure: the decimals asked for, or more so that a nonzero figure
@@ -113,5 +116,36 @@ func TestSignificant(t *testing.T) {
 		if got := Significant(v, 4); got != want {
 			t.Errorf("Significant(%g, 4) = %s, want %s", v, got, want)
 		}
+	}
+}
+
+// An expectation's verdict reads the same in every view: the suite's
+// comparison notes the failed one and counts them all, hgrm comments on
+// it, and the words are ExpectationText's.
+func TestExpectationViews(t *testing.T) {
+	doc := fixtureDocument()
+	lat := doc.Results[0]
+	ceiling, p50 := 0.5, 1.0
+	lat.Expectations = append(lat.Expectations, document.Expectation{Expect: "lat.p50<=500ns", Source: "--expect", Metric: "lat.p50", Op: "<=",
+		Limit: ceiling, Unit: "us", Value: &p50})
+	want := "lat.p50<=500ns failed: 1.000 us, want <= 0.5000 us"
+	if got := ExpectationText(lat.Expectations[1]); got != want {
+		t.Fatalf("text %q, want %q", got, want)
+	}
+	var buf bytes.Buffer
+	c := BaselineEncoder{Baseline: func(w string) (string, bool) { return "tcp_lat", w != "tcp_lat" }}
+	if err := c.Encode(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "note: write_lat 2 bytes: expect: "+want+"\n") || !strings.Contains(out, "note: expect: 1 of 3 met\n") ||
+		strings.Contains(out, "lat.p50<=3us") {
+		t.Errorf("comparison:\n%s", out)
+	}
+	if h := string(encode(t, "hgrm", doc)); !strings.Contains(h, "# expect: "+want+"\n") {
+		t.Errorf("hgrm:\n%s", h)
+	}
+	if FailedExpectations(nil) != nil || ExpectationSummary(nil) != "" {
+		t.Error("no expectation: no words")
 	}
 }

@@ -62,6 +62,11 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 			if x != nil && Unclean(cleanOf(x)) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
+			if x != nil {
+				for _, f := range FailedExpectations(x.Expectations) {
+					notes = append(notes, fmt.Sprintf("%s %d bytes: expect: %s", x.Workload, x.SizeBytes, f))
+				}
+			}
 			if latencyOf(x).AtTick() {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, TickWarning))
 			}
@@ -81,6 +86,9 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 			"base BW[Gb/s]", "BW ratio", "cpu/GB[s]", "base cpu/GB[s]", "cpu/GB ratio"}, bw); err != nil {
 			return err
 		}
+	}
+	if sum := ExpectationSummary(results); sum != "" {
+		notes = append(notes, sum)
 	}
 	seen := map[string]bool{}
 	for _, n := range notes {

@@ -33,12 +33,14 @@ type Document struct {
 	Results []*Result
 }
 
-// Tool, Host, Device and Peer are the saved document's (pkg/document).
+// Tool, Host, Device, Peer and Placement are the saved document's
+// (pkg/document).
 type (
-	Tool   = document.Tool
-	Host   = document.Host
-	Device = document.Device
-	Peer   = document.Peer
+	Tool      = document.Tool
+	Host      = document.Host
+	Device    = document.Device
+	Peer      = document.Peer
+	Placement = document.Placement
 )
 
 // CollectHost describes this machine. It fills what it can: on error the

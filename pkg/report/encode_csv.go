@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // csvEncoder writes a header row naming every unit, then one row per
@@ -25,6 +28,7 @@ var csvHeader = []string{
 	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
 	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
 	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "at_tick", "reason",
+	"expect_met", "expect",
 }
 
 // Encode implements [Encoder].
@@ -80,9 +84,26 @@ func csvRow(r *Result, s Summary) []string {
 		optional(perGBValue(s.CPULocal)), optional(perGBValue(s.CPURemote)),
 		optional(perOp(s.CPUTotal)), optional(perGBValue(s.CPUTotal)), strconv.FormatBool(r.CPU.OneProcess))
 	p, itoa := r.Params, strconv.Itoa
-	return append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
+	row = append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
 		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
 		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), tickCell(s), r.Reason)
+	met, says := expectCells(r.Expectations)
+	return append(row, met, says)
+}
+
+// expectCells are the expectations' verdicts: whether every one was met
+// (true, false, or empty without any), and each in words, "; " between.
+func expectCells(xs []document.Expectation) (met, says string) {
+	if len(xs) == 0 {
+		return "", ""
+	}
+	all := true
+	var texts []string
+	for _, x := range xs {
+		all = all && x.Pass
+		texts = append(texts, ExpectationText(x))
+	}
+	return strconv.FormatBool(all), strings.Join(texts, "; ")
 }
 
 // tickCell says whether a latency median sat at the scheduler's tick

@@ -45,6 +45,9 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 		if Unclean(cleanOf(r)) {
 			ew.printf("# not clean: %s\n", r.Counters.Verdict)
 		}
+		for _, x := range FailedExpectations(r.Expectations) {
+			ew.printf("# expect: %s\n", x)
+		}
 		l := Summarize(r).Latency
 		if n := h.TotalCount(); Thin(99.9, n) {
 			ew.printf("# thin: %d samples: a percentile above p%s is the largest sample, or near it (p99 needs 100 samples, p99.9 1,000)\n",

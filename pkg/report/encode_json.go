@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -20,6 +21,33 @@ func (jsonEncoder) Encode(w io.Writer, doc *Document) error {
 		return err
 	}
 	return document.Encode(w, d)
+}
+
+// ndjsonEncoder writes the last line of a streamed document (-o ndjson):
+// the whole document in a record of its own. The lines before it are
+// written as the run goes (pkg/bench).
+type ndjsonEncoder struct{}
+
+// Encode implements [Encoder].
+func (ndjsonEncoder) Encode(w io.Writer, doc *Document) error {
+	d, err := ToDocument(doc)
+	if err != nil {
+		return err
+	}
+	return document.EncodeRecord(w, document.StreamDocument{Type: document.RecordDocument, Document: document.Stamped(d)})
+}
+
+// ResultRecord is one run's result as a streamed document's point record
+// holds it: the document's form of a point measured once.
+func ResultRecord(r *Result) (*document.Result, error) {
+	d, err := ToDocument(&Document{Results: []*Result{r}})
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Results) == 0 {
+		return nil, errors.New("stream: a nil result")
+	}
+	return d.Results[0], nil
 }
 
 // ToDocument converts a measurement into the saved document: the one
@@ -88,6 +116,7 @@ func toResult(r *Result) (*document.Result, error) {
 		ClockSampleNS: r.ClockSampleNS,
 		Peer:          r.Peer,
 		Counters:      r.Counters,
+		Expectations:  r.Expectations,
 		Params:        params,
 		CPU:           CPUPair{Local: usageOf(s.CPULocal), Remote: usageOf(s.CPURemote), OneProcess: r.CPU.OneProcess},
 	}

@@ -45,6 +45,9 @@ func (tableEncoder) Encode(w io.Writer, doc *Document) error {
 		}
 		writeNotes(ew, g)
 	}
+	if sum := ExpectationSummary(validResults(doc)); sum != "" {
+		ew.printf("\n%s\n", sum)
+	}
 	if ew.err != nil {
 		return fmt.Errorf("encode table: %w", ew.err)
 	}
@@ -61,10 +64,35 @@ func writeTableHeader(ew *errWriter, doc *Document) {
 		orDash(t.Name), orDash(t.Version), commit, orDash(h.Hostname),
 		orDash(h.Kernel), orDash(h.CPUModel), h.Cores, doc.StartedAt.Format(time.RFC3339))
 	if d := doc.Device; d != nil {
-		ew.printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s\n",
+		ew.printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s%s\n",
 			orDash(d.Name), d.Port, orDash(d.LinkLayer), d.MTU, d.GIDIndex,
-			orDash(d.GIDType), orDash(d.FirmwareVersion))
+			orDash(d.GIDType), orDash(d.FirmwareVersion), deviceSysfs(d))
 	}
+	if p := h.Placement; p != nil {
+		ew.printf("NUMA placement: %s\n", PlacementText(p))
+	}
+}
+
+// deviceSysfs is what the header adds of sysfs's: the link rate and the
+// device's NUMA node, where known.
+func deviceSysfs(d *Device) string {
+	out := ""
+	if d.LinkRate != "" {
+		out += ", link " + d.LinkRate
+	}
+	if n := d.NUMANode; n != nil && *n >= 0 {
+		out += fmt.Sprintf(", NUMA node %d", *n)
+	}
+	return out
+}
+
+// PlacementText says where a side's threads and buffers went: "node 1,
+// CPUs 8-15 (mlx5_0's NUMA node (sysfs))", or why nowhere.
+func PlacementText(p *Placement) string {
+	if p.Node < 0 {
+		return p.Why
+	}
+	return fmt.Sprintf("node %d, CPUs %s (%s)", p.Node, p.CPUs, p.Why)
 }
 
 func renderGroup(w io.Writer, g *group) error {
@@ -201,6 +229,9 @@ func writeNotes(ew *errWriter, g *group) {
 		}
 		if r.Validation != "" {
 			ew.printf("validation: %s: %s\n", name, r.Validation)
+		}
+		for _, x := range FailedExpectations(r.Expectations) {
+			ew.printf("expect: %s: %s\n", name, x)
 		}
 		if c := r.Counters; c != nil {
 			ew.printf("counters: %s: %s", name, c.Verdict)

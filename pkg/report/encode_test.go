@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,7 +43,7 @@ func TestEncodersGolden(t *testing.T) {
 
 func TestNewEncoderUnknown(t *testing.T) {
 	_, err := NewEncoder("xml")
-	const want = `unknown output "xml": choose one of table, json, csv, hgrm, perftest, comparison`
+	const want = `unknown output "xml": choose one of table, json, csv, hgrm, perftest, comparison, ndjson`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}
@@ -171,5 +172,28 @@ func TestCSVShape(t *testing.T) {
 func TestHgrmEmpty(t *testing.T) {
 	if out := string(encode(t, "hgrm", &Document{})); out != "# no latency results\n" {
 		t.Errorf("got %q", out)
+	}
+}
+
+// -o ndjson's last record is the document of -o json, on one line.
+func TestStreamEncoderLastRecord(t *testing.T) {
+	b := encode(t, StreamEncoder, fixtureDocument())
+	if bytes.Count(b, []byte("\n")) != 1 || !bytes.HasSuffix(b, []byte("\n")) {
+		t.Fatalf("not one line: %q", b)
+	}
+	var rec document.StreamDocument
+	if err := json.Unmarshal(b, &rec); err != nil || rec.Type != document.RecordDocument || rec.Document == nil {
+		t.Fatalf("record: %v %+v", err, rec.Type)
+	}
+	var indented bytes.Buffer
+	if err := document.Encode(&indented, rec.Document); err != nil {
+		t.Fatal(err)
+	}
+	if want := encode(t, "json", fixtureDocument()); !bytes.Equal(indented.Bytes(), want) {
+		t.Errorf("the record's document differs from -o json's:\n%s\nwant\n%s", indented.Bytes(), want)
+	}
+	r, err := ResultRecord(fixtureDocument().Results[0])
+	if err != nil || r.Workload != "write_lat" || len(r.Runs) != 1 {
+		t.Errorf("point record: %+v, %v", r, err)
 	}
 }

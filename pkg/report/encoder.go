@@ -33,7 +33,12 @@ func init() {
 	Register("hgrm", hgrmEncoder{})
 	Register("perftest", perftestEncoder{})
 	Register(ComparisonEncoder, BaselineEncoder{})
+	Register(StreamEncoder, ndjsonEncoder{})
 }
+
+// StreamEncoder names the streamed document: one JSON record a line as
+// the run goes, the whole document last (docs/json.md).
+const StreamEncoder = "ndjson"
 
 // Register makes enc available under name to [NewEncoder], replacing an
 // encoder registered under that name before. Register it before the

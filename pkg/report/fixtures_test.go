@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -64,6 +66,8 @@ func latParams(workload string, size int) Params {
 // fixtureDocument is a deterministic sweep: latency from raw samples (two
 // sizes) and from a histogram (duration mode), bandwidth (two sizes), and a
 // TCP latency result without remote CPU.
+var numaNode1 = 1
+
 func fixtureDocument() *Document {
 	local := &CPUUsage{ProcessPctOfCore: 99.5, ProcessPctOfAll: 49.75, SystemPctOfCore: 104, SystemPctOfAll: 52,
 		UserS: 1.5, SysS: 0.49, WallS: 2, Cores: 2}
@@ -101,14 +105,19 @@ func fixtureDocument() *Document {
 	}
 	lat64.Status, lat64.Reason = StatusPartial, "interrupted: the peer stopped answering"
 	lat2.Validation = "passed"
+	p50, bw90 := 1.0, 90.0
+	lat2.Expectations = []document.Expectation{{Expect: "lat.p50<=3us", Source: "--expect", Metric: "lat.p50", Op: "<=", Limit: 3, Unit: "us", Value: &p50, Pass: true}}
+	bw64k := bw(65536, 92.5)
+	bw64k.Expectations = []document.Expectation{{Expect: "bw>=95%link", Source: "floors.txt:2", Metric: "bw", Op: ">=", Limit: 95, Unit: "Gb/s", Value: &bw90, Note: "95% of the 100 Gb/s link"}}
 	return &Document{
 		Tool: Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},
-		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2},
+		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2,
+			Placement: &Placement{Node: 1, CPUs: "8-15", Why: "mlx5_0's NUMA node, from sysfs"}},
 		Device: &Device{Name: "mlx5_0", FirmwareVersion: "20.31.1014", Port: 1, LinkLayer: "Ethernet",
-			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3},
+			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3, LinkRateGbps: 100, LinkRate: "100 Gb/sec (4X EDR)", NUMANode: &numaNode1},
 		StartedAt: fixtureTime,
 		Args:      []string{"rdma-bench", "write_lat", "-a", "10.0.0.1"},
-		Results:   []*Result{lat2, lat64, dur, bw(65536, 92.5), bw(1048576, 0), tcp},
+		Results:   []*Result{lat2, lat64, dur, bw64k, bw(1048576, 0), tcp},
 	}
 }
 

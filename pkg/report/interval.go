@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Counters is the cumulative state of a running measurement at one tick.
@@ -23,8 +25,11 @@ type Counters struct {
 // last interval and since the start. It keeps its own copy of the previous
 // tick, so the caller may reuse the recorder it passes.
 type IntervalReporter struct {
-	w    io.Writer
-	prev Counters
+	w io.Writer
+	// OnTick, when set, takes each tick's figures too, as a streamed
+	// document's interval record holds them (-o ndjson).
+	OnTick func(interval, cumulative document.IntervalFigures)
+	prev   Counters
 	// prevLat holds prev's latency: the cumulative latency at the last
 	// tick, copied in place so that a tick allocates no histogram for it.
 	prevLat *LatencyRecorder
@@ -38,6 +43,9 @@ func NewIntervalReporter(w io.Writer) *IntervalReporter {
 // Report prints the line for the tick cur.
 func (r *IntervalReporter) Report(cur Counters) error {
 	line := FormatInterval(r.prev, cur)
+	if r.OnTick != nil {
+		r.OnTick(IntervalFiguresOf(r.prev, cur))
+	}
 	r.prev = cur
 	if cur.Latency != nil {
 		if r.prevLat == nil {
@@ -71,6 +79,44 @@ func FormatInterval(prev, cur Counters) string {
 		writeP50(&b, cur.Latency.h(), &cur.Latency.moments)
 	}
 	return b.String()
+}
+
+// IntervalFiguresOf are the figures of the tick cur following prev (the
+// zero Counters for the first): over the interval, and since the start.
+// The latency figures are those FormatInterval prints the median of.
+func IntervalFiguresOf(prev, cur Counters) (interval, cumulative document.IntervalFigures) {
+	interval = spanFigures(cur.ElapsedNS-prev.ElapsedNS, sub(cur.Ops, prev.Ops), sub(cur.Bytes, prev.Bytes))
+	cumulative = spanFigures(cur.ElapsedNS, cur.Ops, cur.Bytes)
+	if cur.Latency != nil {
+		interval.LatencyUS = spanLatency(intervalHistogram(prev.Latency, cur.Latency), nil)
+		cumulative.LatencyUS = spanLatency(cur.Latency.h(), &cur.Latency.moments)
+	}
+	return interval, cumulative
+}
+
+func spanFigures(elapsedNS int64, ops, bytes uint64) document.IntervalFigures {
+	f := document.IntervalFigures{Seconds: float64(elapsedNS) / 1e9, Ops: ops, Bytes: bytes}
+	if elapsedNS > 0 {
+		bw, mpps := float64(bytes)*8/f.Seconds/1e9, float64(ops)/f.Seconds/1e6
+		f.BwGbps, f.MsgRateMpps = &bw, &mpps
+	}
+	return f
+}
+
+// spanLatency is h's median, p99 and maximum in microseconds, clamped to
+// the exact extremes m when known (as writeP50); nulls for an empty h.
+func spanLatency(h *hdrhistogram.Histogram, m *Moments) *document.IntervalLatency {
+	l := &document.IntervalLatency{}
+	if h.TotalCount() == 0 {
+		return l
+	}
+	p50, p99, hi := histMedian(h), h.ValueAtPercentile(99), h.Max()
+	if m != nil && m.Count > 0 {
+		p50, p99, hi = min(max(p50, m.MinNS), m.MaxNS), min(max(p99, m.MinNS), m.MaxNS), m.MaxNS
+	}
+	us := func(ns int64) *float64 { v := float64(ns) / 1e3; return &v }
+	l.P50, l.P99, l.Max = us(p50), us(p99), us(hi)
+	return l
 }
 
 func writeRates(b *strings.Builder, elapsedNS int64, ops, bytes uint64) {

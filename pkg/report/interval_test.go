@@ -3,7 +3,10 @@ package report
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 func recorderWith(values ...[2]int64) *LatencyRecorder {
@@ -91,5 +94,47 @@ func TestIntervalReporterCopiesRecorder(t *testing.T) {
 	}
 	if err := NewIntervalReporter(failWriter{}).Report(Counters{}); !errors.Is(err, errDiskFull) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// The streamed interval records carry the figures of the printed lines:
+// the same rates, the same medians, and the p99 and maximum beside them.
+func TestIntervalFiguresOf(t *testing.T) {
+	var buf bytes.Buffer
+	rep := NewIntervalReporter(&buf)
+	type tick struct{ iv, cum document.IntervalFigures }
+	var ticks []tick
+	rep.OnTick = func(iv, cum document.IntervalFigures) { ticks = append(ticks, tick{iv, cum}) }
+	live := NewLatencyRecorder()
+	for i := range 2 {
+		for j := range 100 {
+			live.Record(int64(1000*(i+1) + j)) // 1.000..1.099 us, then 2.000..2.099
+		}
+		n := uint64(100 * (i + 1))
+		if err := rep.Report(Counters{ElapsedNS: int64(i+1) * 1e9, Ops: n, Bytes: n * 125_000, Latency: live}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ticks) != 2 {
+		t.Fatalf("%d ticks", len(ticks))
+	}
+	iv, cum := ticks[1].iv, ticks[1].cum
+	if iv.Seconds != 1 || iv.Ops != 100 || cum.Ops != 200 || cum.Seconds != 2 || *iv.BwGbps != 0.1 || *cum.MsgRateMpps != 0.0001 {
+		t.Errorf("rates: interval %+v cumulative %+v", iv, cum)
+	}
+	if l := iv.LatencyUS; l == nil || *l.P50 != 2.049 || *l.P99 != 2.099 || *l.Max != 2.099 {
+		t.Errorf("interval latency %+v", l)
+	}
+	// The cumulative maximum is the exact one, the percentiles clamped to it.
+	if l := cum.LatencyUS; *l.P50 != 1.099 || *l.Max != 2.099 || *l.P99 > *l.Max {
+		t.Errorf("cumulative latency p50 %v p99 %v max %v", *l.P50, *l.P99, *l.Max)
+	}
+	if !strings.Contains(buf.String(), "[ 2.0s] interval: 0.10 Gb/s 0.000 Mpps p50 2.049 us | cumulative: 0.10 Gb/s 0.000 Mpps p50 1.099 us") {
+		t.Errorf("the printed lines disagree:\n%s", buf.String())
+	}
+	// A span without time or samples: nulls, not zeros.
+	iv, _ = IntervalFiguresOf(Counters{}, Counters{Latency: NewLatencyRecorder()})
+	if iv.BwGbps != nil || iv.MsgRateMpps != nil || iv.LatencyUS.P50 != nil {
+		t.Errorf("empty span: %+v", iv)
 	}
 }

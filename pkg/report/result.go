@@ -1,8 +1,10 @@
 package report
 
 import (
-	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -172,6 +174,10 @@ type Result struct {
 	// Counters are the NIC counters read around the run; nil when not
 	// read (TCP, or --counters=false).
 	Counters *NICCounters
+
+	// Expectations are the verdicts of the expectations (--expect) that
+	// chose the point, set once its runs are merged; nil without any.
+	Expectations []document.Expectation
 
 	// Runs are the repetitions of a point measured several times
 	// (--repeat), in the order measured; the result's own figures merge

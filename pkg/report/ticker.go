@@ -3,6 +3,8 @@ package report
 import (
 	"io"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Ticker paces the live figures of one measuring loop (--report-interval):
@@ -26,6 +28,13 @@ func NewTicker(period time.Duration, w io.Writer) *Ticker {
 		return nil
 	}
 	return &Ticker{every: period.Nanoseconds(), rep: NewIntervalReporter(w)}
+}
+
+// Stream makes the ticker hand each tick's figures to fn too (-o ndjson).
+func (t *Ticker) Stream(fn func(interval, cumulative document.IntervalFigures)) {
+	if t != nil {
+		t.rep.OnTick = fn
+	}
 }
 
 // Share makes the ticker read the run's own recorder (duration mode), fed

@@ -70,7 +70,8 @@ func rowName(name string, p *Point, j int) string {
 	return name + " (" + filepath.Base(p.Docs[j].Path) + ")"
 }
 
-// status is a row's status, and what its counters said when they moved.
+// status is a row's status, what its counters said when they moved, and
+// the expectations (--expect) it failed.
 func status(r *Result) string {
 	out := StatusOK
 	if r.Status != "" && r.Status != StatusOK {
@@ -81,6 +82,9 @@ func status(r *Result) string {
 	}
 	if report.Unclean(r.Clean) && r.Counters != nil && r.Counters.Verdict != "" {
 		out += "; counters: " + r.Counters.Verdict
+	}
+	for _, f := range report.FailedExpectations(r.Expectations) {
+		out += "; expect: " + f
 	}
 	return out
 }

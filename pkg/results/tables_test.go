@@ -55,6 +55,8 @@ func TestTablesCaveats(t *testing.T) {
 		m["iterations"], m["ops"], m["samples"], m["clean"] = 0, 18, 18, false
 		m["counters"] = map[string]any{"clean": false, "verdict": "client: not clean: duplicate_request +3 packets"}
 		m["msg_rate_mpps"] = 0.000105
+		m["expectations"] = []any{map[string]any{"expect": "lat.p50<=1us", "source": "--expect", "metric": "lat.p50", "op": "<=",
+			"limit": 1, "unit": "us", "value": 2.1, "pass": false}}
 		delete(m, "runs")
 	}
 	dir := t.TempDir()
@@ -66,7 +68,7 @@ func TestTablesCaveats(t *testing.T) {
 	lat := LatencyTable(s)
 	row := strings.Join(lat.Rows[0], "|")
 	if !strings.HasPrefix(row, "write_lat RC poll 64 B !|1|18|18|") || !strings.Contains(row, "|4.200*|") ||
-		!strings.HasSuffix(row, "|ok; counters: client: not clean: duplicate_request +3 packets") {
+		!strings.HasSuffix(row, "|ok; counters: client: not clean: duplicate_request +3 packets; expect: lat.p50<=1us failed: 2.100 us, want <= 1.000 us") {
 		t.Errorf("latency row %s", row)
 	}
 	if len(lat.Notes) != 2 || !strings.HasPrefix(lat.Notes[0], "! not clean") || !strings.HasPrefix(lat.Notes[1], "* ") {

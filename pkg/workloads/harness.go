@@ -49,8 +49,8 @@ func RunClient(ctx context.Context, spec Spec, local Local, host string, port in
 // Loopback runs both sides of spec (resolved) in this process, on one
 // device, connected over 127.0.0.1: for CI and single-host checks. The
 // server's threads are pinned after the client's: from --cpu, or, without
-// it, from the first of the allowed CPUs where there are enough for both
-// sides (apartCPUs). The CPU figures cover both sides, as one process.
+// it, from the first of the allowed CPUs (the NUMA node's, where placed)
+// where there are enough for both sides (apartCPUs). The CPU figures cover both sides, as one process.
 func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
 	ln, err := exchange.Listen("127.0.0.1", 0)
@@ -59,10 +59,10 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 	}
 	defer ln.Close()
 	if local.CPU < 0 {
-		local.CPU = apartCPUs(2 * spec.threads())
+		local.CPU = apartCPUs(2*spec.threads(), local.placedCPUs())
 	}
 	srv := local
-	srv.ReportInterval, srv.Progress = 0, nil
+	srv.ReportInterval, srv.Progress, srv.Intervals = 0, nil, nil
 	// Both sides are on one port, whose counters the client reads for
 	// both (judgeCounters): the server's own snapshots would be the same
 	// files read again, twice a run.

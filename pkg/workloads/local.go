@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Local are one side's own settings, never sent to the peer: which device
@@ -23,11 +25,19 @@ type Local struct {
 	// CPU pins measuring thread i to CPU+i (a loopback server's threads
 	// follow the client's); -1 leaves them to the scheduler.
 	CPU int
+	// NUMA is --numa-node: NUMAAuto (the device's node), NUMAOff or a
+	// node (0 is node 0: DefaultLocal sets NUMAAuto); Placement is what it
+	// resolved to (Place), nil before: nothing is placed without it.
+	NUMA      int
+	Placement *Placement
 	// IdleTimeout bounds every wait for the peer.
 	IdleTimeout time.Duration
-	// ReportInterval, when positive, prints live figures to Progress.
+	// ReportInterval, when positive, prints live figures to Progress, and
+	// hands them to Intervals too when it is set (-o ndjson; its Run is
+	// the caller's to fill).
 	ReportInterval time.Duration
 	Progress       io.Writer
+	Intervals      func(*document.StreamInterval)
 	// DataPort is the TCP baseline's data listener port; 0: a free one.
 	DataPort int
 	// MaxMemory bounds what one run may allocate on this side, in bytes;
@@ -62,7 +72,7 @@ const (
 
 // DefaultLocal returns the local settings with every default.
 func DefaultLocal() Local {
-	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, IdleTimeout: DefaultIdleTimeout, Counters: true}
+	return Local{IBPort: 1, GIDIndex: -1, Inline: -1, CPU: -1, NUMA: NUMAAuto, IdleTimeout: DefaultIdleTimeout, Counters: true}
 }
 
 // Check validates the settings that need no device; the error names the

@@ -3,6 +3,7 @@ package workloads
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
@@ -124,10 +125,12 @@ func openDevice(l Local, transport string, cm bool, ops verbs.SendOps) (_ *devic
 
 // describe is the report's description of the device port in use.
 func (d *device) describe(l Local) *report.Device {
-	return &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion,
+	dev := &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion,
 		Driver: verbs.DeviceDriver(d.ctx.Name()), Port: l.IBPort,
 		LinkLayer: d.port.LinkLayer.String(), MTU: l.pathMTU(int(d.port.ActiveMTU)),
 		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index, GID: d.gid.GID.String()}
+	hostSys.describeSysfs(dev)
+	return dev
 }
 
 func (d *device) close() error {
@@ -237,13 +240,13 @@ func (n *rdmaSide) create() error {
 		for range spec.qpsPerThread() {
 			q := &qpRes{region: region, psn: exchange.RandomPSN()}
 			wk.qps = append(wk.qps, q)
-			if q.lbuf, err = newBuffer(region, spec.HugePages); err != nil {
+			if q.lbuf, err = n.newBuffer(region, spec.HugePages); err != nil {
 				return err
 			}
 			if q.lmr, err = n.pd.RegisterMR(q.lbuf, verbs.AccessLocalWrite); err != nil {
 				return err
 			}
-			if q.tbuf, err = newBuffer(region, spec.HugePages); err != nil {
+			if q.tbuf, err = n.newBuffer(region, spec.HugePages); err != nil {
 				return err
 			}
 			if q.tmr, err = n.pd.RegisterMR(q.tbuf, verbs.AccessLocalWrite|n.remoteAccess()); err != nil {
@@ -267,12 +270,26 @@ func (n *rdmaSide) create() error {
 }
 
 // newBuffer maps a registered region: of 2 MiB pages with
-// --use-hugepages (never small ones instead), else of the system's.
-func newBuffer(size int, huge bool) (*verbs.Buffer, error) {
+// --use-hugepages (never small ones instead), else of the system's; on
+// the NUMA node of the side's placement, where it has one.
+func (n *rdmaSide) newBuffer(size int, huge bool) (*verbs.Buffer, error) {
+	var buf *verbs.Buffer
+	var err error
+	mapped := roundUp(size, os.Getpagesize())
 	if huge {
-		return verbs.NewHugeBuffer(size)
+		buf, err = verbs.NewHugeBuffer(size)
+		mapped = int(verbs.HugePagesFor(size)) * verbs.HugePageBytes
+	} else {
+		buf, err = verbs.NewBuffer(size)
 	}
-	return verbs.NewBuffer(size)
+	if err != nil || !n.s.local.Placement.Placed() {
+		return buf, err
+	}
+	if err := bindBuffer(buf, mapped, n.s.local.Placement.Node, huge); err != nil {
+		buf.Close()
+		return nil, err
+	}
+	return buf, nil
 }
 
 // probePostEx tells whether the device creates a queue pair for the

@@ -91,6 +91,7 @@ func (s *session) report(m measurement) (*report.Result, error) {
 // figures sums what this side's workers measured, with its CPU usage.
 func (s *session) figures(m measurement) figures {
 	f := figures{Host: ThisHost(), Device: s.side.deviceInfo(), Posted: s.side.posted()}
+	f.Host.Placement = s.local.Placement.Doc()
 	f.Counters, f.CountersError = m.counters, m.countersErr
 	var first, last int64
 	for _, r := range m.workers {

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
@@ -17,10 +18,16 @@ type ticker struct {
 // yielder is a loop that returns at a tick: SetYield arms the next.
 type yielder interface{ SetYield(ns int64) }
 
-func newTicker(l Local, liveOps func() uint64) *ticker {
+func newTicker(l Local, sp Spec, liveOps func() uint64) *ticker {
 	t := report.NewTicker(l.ReportInterval, l.Progress)
 	if t == nil {
 		return nil
+	}
+	if l.Intervals != nil {
+		t.Stream(func(iv, cum document.IntervalFigures) {
+			l.Intervals(&document.StreamInterval{Type: document.RecordInterval, Workload: sp.Workload,
+				SizeBytes: sp.Size, RateOPS: sp.Rate, Interval: iv, Cumulative: cum})
+		})
 	}
 	return &ticker{t: t, liveOps: liveOps}
 }

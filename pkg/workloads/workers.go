@@ -45,7 +45,7 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 		go func() {
 			defer all.Done()
 			r := &results[i]
-			r.err = onThread(cpu, func() error {
+			r.err = onThread(cpu, s.local.placedCPUs(), func() error {
 				err := s.active(i, r)
 				if err == nil {
 					err = s.side.afterActive(i, r)
@@ -70,7 +70,7 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 func (s *session) active(i int, r *workerResult) error {
 	var tk *ticker
 	if i == 0 {
-		tk = newTicker(s.local, s.side.liveOps)
+		tk = newTicker(s.local, s.spec, s.side.liveOps)
 	}
 	switch {
 	case s.plan.ping:

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // userHZ is the unit of /proc/stat's and /proc/PID/stat's times: USER_HZ,
@@ -70,21 +72,15 @@ type loadMark struct {
 func markLoad(pids []int) loadMark {
 	m := loadMark{at: time.Now()}
 	b, err := os.ReadFile("/proc/stat")
+	var ps report.ProcStat
+	if err == nil {
+		ps, err = report.ParseProcStat(b)
+	}
 	if err != nil {
 		m.err = err
 		return m
 	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		f := strings.Fields(string(line))
-		switch {
-		case len(f) > 8 && f[0] == "cpu":
-			// user nice system idle iowait irq softirq steal ...
-			m.user = (ticks(f[1]) + ticks(f[2])) / userHZ
-			m.steal = ticks(f[8]) / userHZ
-		case len(f) > 0 && strings.HasPrefix(f[0], "cpu"):
-			m.cpus++
-		}
-	}
+	m.user, m.steal, m.cpus = float64(ps.UserTicks)/userHZ, float64(ps.StealTicks)/userHZ, ps.CPUs
 	var ru syscall.Rusage
 	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
 		if syscall.Getrusage(who, &ru) == nil {

@@ -16,6 +16,9 @@ type ProcStat struct {
 	BusyTicks uint64
 	// IdleTicks is idle + iowait.
 	IdleTicks uint64
+	// UserTicks is user + nice (guest time included); StealTicks is
+	// steal, the time a hypervisor ran something else on the CPUs.
+	UserTicks, StealTicks uint64
 	// CPUs is the number of per-CPU "cpuN" lines (online CPUs).
 	CPUs int
 }
@@ -73,6 +76,7 @@ func ParseProcStat(data []byte) (ProcStat, error) {
 		}
 		ps.BusyTicks = t[statUser] + t[statNice] + t[statSystem] + t[statIRQ] + t[statSoftIRQ] + t[statSteal]
 		ps.IdleTicks = t[statIdle] + t[statIOWait]
+		ps.UserTicks, ps.StealTicks = t[statUser]+t[statNice], t[statSteal]
 	}
 	if !found {
 		return ProcStat{}, errors.New("parse /proc/stat: no aggregate cpu line")

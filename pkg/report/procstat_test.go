@@ -17,10 +17,11 @@ func TestParseProcStatFixtures(t *testing.T) {
 		{"proc_stat_2cpu.txt", ProcStat{
 			BusyTicks: 10132153 + 290696 + 3084719 + 0 + 25195 + 0,
 			IdleTicks: 46828483 + 16683,
+			UserTicks: 10132153 + 290696,
 			CPUs:      2,
 		}},
 		// Kernels before 2.5.41 have only user, nice, system and idle.
-		{"proc_stat_old_kernel.txt", ProcStat{BusyTicks: 1320, IdleTicks: 5000, CPUs: 1}},
+		{"proc_stat_old_kernel.txt", ProcStat{BusyTicks: 1320, IdleTicks: 5000, UserTicks: 1020, CPUs: 1}},
 	} {
 		data, err := os.ReadFile(filepath.Join("testdata", tc.file))
 		if err != nil {
@@ -44,14 +45,14 @@ func TestParseProcStatStrings(t *testing.T) {
 		err      string
 	}{
 		{name: "every field", in: "cpu 1 2 4 8 16 32 64 128 256 512\ncpu0 1 2 4 8 16 32 64 128 256 512\n",
-			want: ProcStat{BusyTicks: 1 + 2 + 4 + 32 + 64 + 128, IdleTicks: 8 + 16, CPUs: 1}},
+			want: ProcStat{BusyTicks: 1 + 2 + 4 + 32 + 64 + 128, IdleTicks: 8 + 16, UserTicks: 1 + 2, StealTicks: 128, CPUs: 1}},
 		{name: "steal and irq are busy", in: "cpu 0 0 0 100 0 10 20 30\n",
-			want: ProcStat{BusyTicks: 60, IdleTicks: 100}},
+			want: ProcStat{BusyTicks: 60, IdleTicks: 100, StealTicks: 30}},
 		{name: "iowait is idle", in: "cpu 0 0 0 100 50\n", want: ProcStat{IdleTicks: 150}},
 		{name: "huge intr line", in: hugeIntr + "cpu 5 0 0 5\ncpu3 5 0 0 5\n",
-			want: ProcStat{BusyTicks: 5, IdleTicks: 5, CPUs: 1}},
+			want: ProcStat{BusyTicks: 5, IdleTicks: 5, UserTicks: 5, CPUs: 1}},
 		{name: "cpu-like labels ignored", in: "cpu 1 0 0 1\ncpufreq 9 9 9 9\n",
-			want: ProcStat{BusyTicks: 1, IdleTicks: 1}},
+			want: ProcStat{BusyTicks: 1, IdleTicks: 1, UserTicks: 1}},
 		{name: "empty", in: "", err: "no aggregate cpu line"},
 		{name: "only per-cpu", in: "cpu0 1 2 3 4\n", err: "no aggregate cpu line"},
 		{name: "too few fields", in: "cpu 1 2 3\n", err: "has 3 fields"},

@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // maxRunsEstimate caps the runs-needed estimate: beyond it the change sits
@@ -114,7 +116,17 @@ func (r *Row) units() (int, int) {
 	return r.Base.N, r.New.N
 }
 
-// confLabel formats a confidence level as a percentage, "95%".
+// confLabel formats a confidence level as a percentage with two
+// significant digits of what it leaves out: "95%", "99.74%", "99.9987%".
 func confLabel(c float64) string {
-	return fmt.Sprintf("%g%%", math.Round(c*1e6)/1e4)
+	out := 100 * (1 - c)
+	if !(out > 0) || out >= 100 {
+		return fmt.Sprintf("%g%%", math.Round(c*1e6)/1e4)
+	}
+	dec := max(0, 1-int(math.Floor(math.Log10(out))))
+	t := strconv.FormatFloat(100-out, 'f', dec, 64)
+	if strings.Contains(t, ".") {
+		t = strings.TrimRight(strings.TrimRight(t, "0"), ".")
+	}
+	return t + "%"
 }

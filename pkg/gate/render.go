@@ -100,18 +100,7 @@ func levelCell(r *Row) string {
 	if len(r.Looks) == 0 {
 		return "-"
 	}
-	return levelText(r.Looks[len(r.Looks)-1].Confidence)
-}
-
-// levelText writes a confidence with two significant digits of what it
-// leaves out: 99.74%, 99.9987%.
-func levelText(c float64) string {
-	out := 100 * (1 - c)
-	if !(out > 0) {
-		return compare.FormatConfidence(c)
-	}
-	dec := max(0, 1-int(math.Floor(math.Log10(out))))
-	return fmt.Sprintf("%.*f%%", dec, 100-out)
+	return compare.FormatConfidence(r.Looks[len(r.Looks)-1].Confidence)
 }
 
 // spreadText says how the row's pairs spread.

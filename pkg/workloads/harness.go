@@ -67,6 +67,7 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 	// both (judgeCounters): the server's own snapshots would be the same
 	// files read again, twice a run.
 	srv.Counters = false
+	srv.loopbackServer = true
 	if local.CPU >= 0 {
 		srv.CPU = local.CPU + spec.threads()
 	}

@@ -55,8 +55,9 @@ type Local struct {
 	// naming what the device lacks, or as untested (see checkODP).
 	ODP bool
 
-	// loopback: both sides run in this process, on one port (Loopback).
-	loopback bool
+	// loopback: both sides run in this process, on one port (Loopback);
+	// loopbackServer marks the server side of such a pair.
+	loopback, loopbackServer bool
 }
 
 // Bounds of the local settings.

@@ -71,9 +71,11 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	// Set-up garbage is collected now, not by a GC cycle whose mark
 	// workers would share the CPUs with the timed run; the program's pages
 	// are made resident now, not faulted in by Go code first run during
-	// the loop.
-	engine.PrefaultMappings()
-	runtime.GC()
+	// the loop. A loopback server leaves both to its client: one process.
+	if !s.local.loopbackServer {
+		engine.PrefaultMappings()
+		runtime.GC()
+	}
 	if err := s.conn.Barrier("ready"); err != nil {
 		return nil, err
 	}

@@ -24,6 +24,10 @@
 #   netem:US                one gate of write_lat:64 and write_bw:4K between two
 #                           rxe devices on a veth pair, the candidate behind a
 #                           netem delay of US microseconds on both veths
+#   one:NAME[:NS]           one gate of write_lat:64 write_bw:4K at the defaults
+#                           into NAME, against the slowdown build at NS when
+#                           given (for A/A and slowdown gates interleaved with
+#                           other experiments: one:aa2-07, one:slow-s5-03:1500,7500)
 #   width:NAME:SECONDS[:FLAGS]  an A/A gate of write_lat:64 write_bw:4K that
 #                           measures for SECONDS with no look but the final one:
 #                           the half-width at equal time of a way of running
@@ -99,6 +103,12 @@ experiment() {
 		name=${rest%%:*}
 		IFS=, read -r -a flags <<<"${rest#*:}"
 		gate "real-$name" "${two[@]}" "${flags[@]}"
+		;;
+	one)
+		local name ns flags=()
+		IFS=: read -r name ns <<<"$rest"
+		[ -z "$ns" ] || flags=(--candidate-bin "$slow" --candidate-env "RDMA_BENCH_SLOWDOWN_NS=$ns")
+		gate "$name" "${two[@]}" "${flags[@]}"
 		;;
 	width)
 		local name secs flags=()

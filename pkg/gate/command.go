@@ -29,8 +29,10 @@ type Options struct {
 	SaveDir                                      string
 	Iters, FirstLook, MaxPairs                   int
 	LookGrowth                                   float64
-	// Workers keeps each side's binary running between its runs (Pool).
+	// Workers keeps each side's binary running between its runs (Pool),
+	// WorkerRounds rounds at a time.
 	Workers         bool
+	WorkerRounds    int
 	Duration, Alpha float64
 	Budget, Timeout time.Duration
 	// Format is the output's, table or json; OutFile its file ("" or
@@ -46,7 +48,7 @@ func (o *Options) Config(points []string) (*Config, error) {
 		points = DefaultPoints
 	}
 	cfg := &Config{LatencyIters: o.Iters, BandwidthSeconds: o.Duration, Alpha: o.Alpha,
-		FirstLook: o.FirstLook, LookGrowth: o.LookGrowth, MaxPairs: o.MaxPairs, Budget: o.Budget, Method: Method(o.Method),
+		FirstLook: o.FirstLook, LookGrowth: o.LookGrowth, MaxPairs: o.MaxPairs, WorkerRounds: o.WorkerRounds, Budget: o.Budget, Method: Method(o.Method),
 		Target: []string{"--loopback"}}
 	for _, a := range points {
 		p, err := ParsePoint(a)

@@ -127,6 +127,9 @@ type Config struct {
 	// Budget bounds the whole gate's time, warm-up included.
 	Budget time.Duration
 	Method Method
+	// WorkerRounds: each side's worker is replaced by a fresh one after
+	// this many rounds (0: one worker a side for the whole gate).
+	WorkerRounds int
 }
 
 // Schedule is the number of pairs at each scheduled look: FirstLook,
@@ -212,6 +215,8 @@ func (c *Config) Check() error {
 		return fmt.Errorf("--max-pairs %d: want at most 1000", c.MaxPairs)
 	case c.Budget <= 0:
 		return fmt.Errorf("--budget %v: want a positive duration", c.Budget)
+	case c.WorkerRounds < 0:
+		return fmt.Errorf("--worker-rounds %d: want 0 or more", c.WorkerRounds)
 	case c.Method != Paired && c.Method != Unpaired:
 		return fmt.Errorf("--method %q: want paired or unpaired", c.Method)
 	}

@@ -64,11 +64,13 @@ type Settings struct {
 	// LookGrowth, up to MaxPairs. Horizon is the spending's
 	// (compare.Spending): the pairs the budget allowed every point, from
 	// the warm-up; 0 when the gate stopped before.
-	Schedule      []int    `json:"schedule"`
-	FirstLook     int      `json:"first_look"`
-	LookGrowth    float64  `json:"look_growth"`
-	MaxPairs      int      `json:"max_pairs"`
-	Horizon       int      `json:"horizon"`
+	Schedule   []int   `json:"schedule"`
+	FirstLook  int     `json:"first_look"`
+	LookGrowth float64 `json:"look_growth"`
+	MaxPairs   int     `json:"max_pairs"`
+	Horizon    int     `json:"horizon"`
+	// WorkerRounds is --worker-rounds: the rounds a worker serves.
+	WorkerRounds  int      `json:"worker_rounds"`
 	BudgetSeconds float64  `json:"budget_seconds"`
 	Thresholds    []string `json:"thresholds"`
 }

@@ -74,7 +74,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	doc.Kind, doc.SchemaVersion, doc.Status = Kind, SchemaVersion, StatusPartial
 	doc.Settings = Settings{Target: c.Target, LatencyIters: c.LatencyIters, BandwidthSeconds: c.BandwidthSeconds,
 		Method: c.Method, Alpha: c.Alpha, Schedule: c.Schedule(), FirstLook: c.FirstLook, LookGrowth: c.LookGrowth,
-		MaxPairs: c.MaxPairs, BudgetSeconds: c.Budget.Seconds()}
+		MaxPairs: c.MaxPairs, BudgetSeconds: c.Budget.Seconds(), WorkerRounds: c.WorkerRounds}
 	for _, t := range c.Thresholds {
 		doc.Settings.Thresholds = append(doc.Settings.Thresholds, t.String())
 	}
@@ -116,6 +116,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	spend := compare.Spending{Alpha: c.Alpha, Rows: len(c.Points)}
 	sched := c.Schedule()
 	noted := false
+	var renewTime time.Duration
 	for pair := 1; ; pair++ {
 		active := g.active(doc)
 		baseFirst := pair%2 == 1
@@ -128,8 +129,11 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 			pairTime[i] = g.now().Sub(t0)
 			r.PairSeconds += pairTime[i].Seconds()
 		}
+		if err := g.renew(ctx, pair, &renewTime); err != nil {
+			return fail(err)
+		}
 		// The next round, of the rows still undecided, must fit.
-		var next time.Duration
+		next := renewTime
 		for _, i := range active {
 			next += pairTime[i]
 		}
@@ -274,6 +278,19 @@ func (g *Gate) look(doc *Document, spend compare.Spending, final bool, end int) 
 		}
 	}
 	return nil
+}
+
+// renew gives each side a fresh worker every WorkerRounds rounds (when the
+// runner keeps workers), timing it into *took.
+func (g *Gate) renew(ctx context.Context, pair int, took *time.Duration) error {
+	r, ok := g.Runner.(interface{ Renew(context.Context) error })
+	if !ok || g.Config.WorkerRounds <= 0 || pair%g.Config.WorkerRounds != 0 {
+		return nil
+	}
+	t0 := g.now()
+	err := r.Renew(ctx)
+	*took = g.now().Sub(t0)
+	return err
 }
 
 // noteSpread says, once the rows have a spread, how noisy the pairs are

@@ -71,6 +71,26 @@ func (r *Pool) Start(ctx context.Context, sides ...*Side) error {
 	return nil
 }
 
+// Renew replaces every side's worker by a fresh one (the gate calls it
+// between rounds, --worker-rounds). What a process keeps from run to run
+// (the addresses its memory lands at, its threads, the state of its
+// runtime) can make one side's runs persistently a few per cent slower
+// than the other's in the emulated VM, which no number of pairs from one
+// pair of workers averages out; fresh workers each round make the pairs
+// of different rounds independent, as a process per run does.
+func (r *Pool) Renew(ctx context.Context) error {
+	for s, w := range r.workers {
+		w.close()
+		nw, err := startWorker(ctx, s, r.Log)
+		if err != nil {
+			delete(r.workers, s)
+			return fmt.Errorf("a fresh worker: %w", err)
+		}
+		r.workers[s] = nw
+	}
+	return nil
+}
+
 // Run measures one run of p on s, in the side's worker when it has one.
 func (r *Pool) Run(ctx context.Context, s *Side, p Point) (Measurement, error) {
 	w := r.workers[s]

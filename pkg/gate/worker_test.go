@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -176,6 +178,57 @@ func TestPoolWorkerFails(t *testing.T) {
 		}
 		if _, err := p.Run(context.Background(), cand, point); err == nil {
 			t.Errorf("%s: a run after the worker failed succeeded", c.mode)
+		}
+	}
+}
+
+// TestPoolRenew: Renew gives each side a fresh worker process, which
+// answers as the first did.
+func TestPoolRenew(t *testing.T) {
+	p, base, _ := testPool(t, "ok", "ok")
+	before := p.PIDs()
+	if err := p.Renew(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	after := p.PIDs()
+	if len(after) != 2 || slices.ContainsFunc(after, func(pid int) bool { return slices.Contains(before, pid) }) {
+		t.Fatalf("workers %v, then %v: want two fresh ones", before, after)
+	}
+	if m, err := p.Run(context.Background(), base, point); err != nil || m.Value != 11 {
+		t.Errorf("a run in the fresh worker: %+v, %v", m, err)
+	}
+}
+
+// renewRunner is a fakeRunner that counts Renew calls.
+type renewRunner struct {
+	*fakeRunner
+	renewed []int
+}
+
+func (r *renewRunner) Renew(context.Context) error {
+	r.renewed = append(r.renewed, r.runs)
+	return nil
+}
+
+// TestGateRenewsWorkers: the gate renews the workers every WorkerRounds
+// rounds, and never with 0.
+func TestGateRenewsWorkers(t *testing.T) {
+	for _, rounds := range []int{1, 3, 0} {
+		c := testConfig(t, "write_lat:64")
+		c.MaxPairs, c.WorkerRounds = 12, rounds
+		f := &fakeRunner{rng: rand.New(rand.NewPCG(9, 9)), factor: 1, noise: 0.3, secs: time.Second, clock: &fakeClock{t: time.Unix(0, 0)}}
+		r := &renewRunner{fakeRunner: f}
+		g := &Gate{Config: c, Runner: r, Now: f.clock.now}
+		d, err := g.Run(context.Background(), &Document{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if rounds > 0 {
+			want = len(d.Rows[0].Base) / rounds
+		}
+		if len(r.renewed) != want || d.Settings.WorkerRounds != rounds {
+			t.Errorf("--worker-rounds %d: renewed %d times over %d pairs, want %d", rounds, len(r.renewed), len(d.Rows[0].Base), want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -239,7 +240,7 @@ func TestLoadOtherKinds(t *testing.T) {
 		}
 	}
 	var notes []string
-	docs, err := LoadNoting(func(s string) { notes = append(notes, s) }, dir)
+	docs, err := LoadNoting(context.Background(), func(s string) { notes = append(notes, s) }, dir)
 	if err != nil || len(docs) != 1 || !strings.HasSuffix(docs[0].Path, "a.json") {
 		t.Fatalf("LoadNoting(dir) = %d docs, %v; want a.json only", len(docs), err)
 	}

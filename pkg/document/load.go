@@ -227,6 +227,9 @@ func Parse(b []byte) (*Document, error) {
 			return nil, err
 		}
 		normalizeRuns(r)
+		if err := checkRuns(fmt.Sprintf("results[%d] (%s %s)", i, r.Workload, FormatSize(r.SizeBytes)), r, d.Repeat); err != nil {
+			return nil, err
+		}
 	}
 	for i, c := range d.LoadCurves {
 		if c == nil {

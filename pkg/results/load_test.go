@@ -168,7 +168,7 @@ func TestSelectLabel(t *testing.T) {
 // with the field named, never a panic.
 func TestParseRefusals(t *testing.T) {
 	head := `{"tool": {"name": "rdma-bench"}, "schema_version": 2, `
-	point := `"workload": "write_bw", "size_bytes": 65536`
+	point := `"workload": "write_bw", "kind": "bandwidth", "status": "insufficient", "size_bytes": 65536`
 	for _, c := range []struct{ doc, want string }{
 		{`{"schema_version": 2}`, `not an rdma-bench document: no tool.name, want "rdma-bench"`},
 		{`{"tool": {"name": "rdma-bench"}}`, "schema_version missing: want 2"},

@@ -160,6 +160,7 @@ func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.
 	}
 	c := &CompareOutput{Comparison: compare.Comparison{Title: "rdma-bench compare", BaseLabel: s.BaseName, NewLabel: s.NewName,
 		Meta: results.MetaDiff(s.Base, s.New, m), Gate: compare.Gate(rows, th, o.Strict)}}
+	thinNoVerdict(&c.Comparison.Gate)
 	for _, p := range m.BaseOnly {
 		notes = append(notes, m.Describe(p)+": only in the base: not compared")
 	}

@@ -141,7 +141,11 @@ func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.
 	}
 	series, notes := m.Series(metrics, results.SessionsOf(s.Base, gap), results.SessionsOf(s.New, gap))
 	if len(series) == 0 {
-		return nil, nil, nil, badInput("nothing to compare: no point has figures of %s on both sides", o.metricsOrAll())
+		why := ""
+		if u := results.Unmeasured(append(slices.Clone(s.Base), s.New...)); u != "" {
+			why = ": " + u
+		}
+		return nil, nil, nil, badInput("nothing to compare: no point has figures of %s on both sides%s", o.metricsOrAll(), why)
 	}
 	copt := compare.DefaultOptions()
 	if o.SessionNoisePct != nil {

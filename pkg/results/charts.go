@@ -136,6 +136,13 @@ func Charts(ctx context.Context, sides []*Group, opt ChartOptions, caption plot.
 		return nil, missing[0]
 	}
 	if len(out) == 0 {
+		var docs []*Document
+		for _, s := range sides {
+			docs = append(docs, s.Docs...)
+		}
+		if why := Unmeasured(docs); why != "" {
+			missing = append([]error{errors.New(why)}, missing...)
+		}
 		return nil, fmt.Errorf("nothing to plot: %w", errors.Join(missing...))
 	}
 	return out, nil

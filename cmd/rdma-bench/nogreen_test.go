@@ -52,7 +52,7 @@ type view struct {
 	name   string
 	args   []string
 	codes  []int    // the exit codes wanted; 0 is never one
-	reason []string // each must appear in stdout or stderr
+	reason []string // each must appear in stdout or stderr ("a|b": one of them)
 	// kept, when set, says whether what was measured is in the output.
 	kept func(r viewRun) bool
 	// absent are files the view must not have written.
@@ -99,7 +99,7 @@ func classify(v view, r viewRun) (string, string) {
 		return outcomeMisled, fmt.Sprintf("exit %d, want one of %v", r.code, v.codes)
 	}
 	for _, s := range v.reason {
-		if !strings.Contains(all, s) {
+		if !namesOneOf(all, s) {
 			return outcomeMisled, fmt.Sprintf("exit %d without %q", r.code, s)
 		}
 	}
@@ -112,6 +112,16 @@ func classify(v view, r viewRun) (string, string) {
 		return outcomeDataLost, "what was measured is not in the output"
 	}
 	return outcomeClean, fmt.Sprintf("exit %d", r.code)
+}
+
+// namesOneOf says whether s holds one of the alternatives of want, "a|b".
+func namesOneOf(s, want string) bool {
+	for _, w := range strings.Split(want, "|") {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // runView runs v's command to its end, at most noGreenViewLimit.

@@ -22,10 +22,11 @@ import (
 // need no RDMA device: the harness is the one RDMA runs go through.
 type runFault struct {
 	name string
-	// server runs the peer as a separate one-shot server on 127.0.0.1;
-	// false runs --loopback.
-	server bool
-	args   []string // after "run tcp_lat" and the target
+	// peer is "server" (a one-shot server on 127.0.0.1), "silent" (a
+	// listener that never answers), "absent" (a port nobody listens on),
+	// or "" (--loopback, in args).
+	peer string
+	args []string // after "run tcp_lat" and the target
 	// marker is the client's stderr line after which strike breaks the
 	// run ("": strike at once).
 	marker string
@@ -61,11 +62,14 @@ func signalServer(sig syscall.Signal) func(t *testing.T, c *runCase) {
 }
 
 var runFaults = []runFault{
-	{name: "peer killed mid-run", server: true, args: []string{"-D", "60", "--report-interval", "200ms"}, marker: measuring,
+	{name: "peer absent", peer: "absent", args: []string{"-D", "5"}, code: 1, reason: []string{"connection refused"}},
+	{name: "peer killed mid-run", peer: "server", args: []string{"-D", "60", "--report-interval", "200ms"}, marker: measuring,
 		strike: signalServer(syscall.SIGKILL), code: 1, reason: []string{"closed by peer"}, measured: true},
-	{name: "peer stopped mid-run", server: true, args: []string{"-D", "60", "--report-interval", "200ms", "--idle-timeout", "2s"}, marker: measuring,
+	{name: "server interrupted mid-run", peer: "server", args: []string{"-D", "60", "--report-interval", "200ms"}, marker: measuring,
+		strike: signalServer(syscall.SIGINT), code: 1, reason: []string{"closed by peer"}, measured: true},
+	{name: "peer stopped mid-run", peer: "server", args: []string{"-D", "60", "--report-interval", "200ms", "--idle-timeout", "2s"}, marker: measuring,
 		strike: signalServer(syscall.SIGSTOP), code: 1, reason: []string{"stopped answering|went silent|stopped reading|no sign of life"}, measured: true},
-	{name: "interrupted while connecting", args: []string{"-D", "5"}, strike: signalClient(syscall.SIGINT), code: 1,
+	{name: "interrupted while connecting", peer: "silent", args: []string{"-D", "5"}, strike: signalClient(syscall.SIGINT), code: 1,
 		reason: []string{"interrupted: interrupt received"}},
 	{name: "interrupted in the warm-up", args: []string{"--loopback", "--warmup", "1000000", "-n", "1000", "--report-interval", "200ms"},
 		marker: "Mpps p50 - us", strike: signalClient(syscall.SIGINT), code: 1, reason: []string{"interrupted: interrupt received"}},
@@ -91,26 +95,31 @@ func TestNoGreenRuns(t *testing.T) {
 			for _, format := range []string{"table", "json", "csv", "hgrm", "perftest", "ndjson"} {
 				c := &runCase{dir: t.TempDir()}
 				args := []string{"run", "tcp_lat"}
-				switch {
-				case f.server:
+				switch f.peer {
+				case "server":
 					c.port = freePort(t)
 					c.server = start(t, "server", "-p", c.port, "--idle-timeout", "2s")
 					c.server.await(t, "listening on", 10*time.Second)
-					args = append(args, "127.0.0.1", "-p", c.port)
-				case f.name == "interrupted while connecting":
+				case "silent":
 					c.port = silentListener(t)
+				case "absent":
+					c.port = freePort(t)
+				}
+				if f.peer != "" {
 					args = append(args, "127.0.0.1", "-p", c.port)
 				}
 				c.client = start(t, append(append(args, f.args...), "-o", format)...)
 				switch {
-				case f.name == "interrupted while connecting":
+				case f.peer == "silent":
 					time.Sleep(time.Second) // the client has sent its hello and waits
 				case f.marker == measuring:
 					awaitRE(t, c.client, measuringRE, time.Minute)
 				case f.marker != "":
 					c.client.await(t, f.marker, time.Minute)
 				}
-				f.strike(t, c)
+				if f.strike != nil {
+					f.strike(t, c)
+				}
 				r := waitView(c.client, noGreenViewLimit)
 				v := view{name: "run -o " + format, codes: []int{f.code}, reason: f.reason}
 				if f.measured {

@@ -309,6 +309,24 @@ func TestNoGreenDocuments(t *testing.T) {
 	}
 }
 
+// TestNoGreenTruncated: a document cut short (a full disk, a copy that
+// stopped) is refused by every view, naming the file.
+func TestNoGreenTruncated(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(fixtures + "base.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(dir, "fault.json")
+	if err := os.WriteFile(doc, raw[:len(raw)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := docFault{name: "truncated", reason: "fault.json: not JSON: unexpected end of JSON input"}
+	for _, v := range docViews(dir, doc, f) {
+		judge(t, "document: "+f.name, v, runView(t, v))
+	}
+}
+
 // TestNoGreenThinCompare: a comparison whose every gated row took its
 // percentile from too few samples on every run has no verdict: exit 3 in
 // every format, each saying so, never a pass.

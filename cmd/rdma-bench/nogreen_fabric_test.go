@@ -64,13 +64,17 @@ func TestNoGreenFabric(t *testing.T) {
 			}
 			victim.cmd.Process.Signal(f.sig)
 			if f.victim == 0 && f.sig == syscall.SIGKILL {
+				rank0.wait(t, noGreenViewLimit)
 				for i, p := range ps {
-					judge(t, "fabric: "+f.name, view{name: "rank " + string(rune('1'+i)), codes: []int{1}, reason: []string{f.worker}},
-						waitView(p, noGreenViewLimit))
+					judge(t, "fabric: "+f.name, view{name: "rank " + string(rune('1'+i)), codes: []int{1}, reason: []string{f.worker},
+						kept: loggedPairs(dir)}, waitView(p, noGreenViewLimit))
 				}
 				return
 			}
 			r := waitView(rank0, 2*noGreenViewLimit)
+			if logs, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-fabric-*")); len(logs) != 0 {
+				t.Errorf("rank 0 left %v once its outputs were written", logs)
+			}
 			tv := view{name: "rank 0 table", codes: []int{f.code}, reason: f.table, kept: keptPairs(dir)}
 			judge(t, "fabric: "+f.name, tv, withStdout(r, table))
 			sv := view{name: "rank 0 saved document", codes: []int{f.code}, reason: f.saved, kept: keptPairs(dir)}
@@ -107,6 +111,30 @@ func savedFabric(dir string) []string {
 func svgs(dir string) []string {
 	out, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
 	return out
+}
+
+// loggedPairs says whether a rank 0 that died left its pair log in dir
+// (the results directory) with the pairs of rounds 1 and 2, a line of
+// JSON each.
+func loggedPairs(dir string) func(viewRun) bool {
+	return func(viewRun) bool {
+		logs, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-fabric-*.pairs.ndjson"))
+		if len(logs) != 1 {
+			return false
+		}
+		b, err := os.ReadFile(logs[0])
+		if err != nil {
+			return false
+		}
+		ok := 0
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var p fabric.PairOutcome
+			if json.Unmarshal([]byte(line), &p) == nil && p.OK() && p.Round <= 2 {
+				ok++
+			}
+		}
+		return ok >= 2
+	}
 }
 
 // keptPairs says whether the document saved into dir holds the pairs

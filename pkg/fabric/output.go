@@ -61,15 +61,20 @@ func (o *Output) Write(doc *Document) error {
 			fmt.Fprintf(o.Log, "saved %s\n", path)
 		}
 	}
-	var buf bytes.Buffer
-	var err error
-	if o.Format == "json" {
-		err = WriteJSON(&buf, doc)
-	} else {
-		err = WriteTable(&buf, doc, o.Metrics)
-	}
+	// Written as it is encoded: a file by outfile's rules (a regular one
+	// replaced once complete, standard output written at the end).
+	f, err := outfile.Create(o.File)
 	if err == nil {
-		err = outfile.WriteFile(o.File, buf.Bytes())
+		if o.Format == "json" {
+			err = WriteJSON(f, doc)
+		} else {
+			err = WriteTable(f, doc, o.Metrics)
+		}
+		if err == nil {
+			err = f.Commit()
+		} else {
+			f.Abort()
+		}
 	}
 	return errors.Join(append(errs, err)...)
 }

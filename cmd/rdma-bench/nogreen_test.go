@@ -124,6 +124,16 @@ func namesOneOf(s, want string) bool {
 	return false
 }
 
+// skipInVM skips a test that reads saved documents inside the VM: no case
+// needs a device, the host's run covers them, and under emulation each
+// process takes seconds to start.
+func skipInVM(t *testing.T) {
+	t.Helper()
+	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
+		t.Skip("no case needs a device: the host's run covers them (a process takes seconds to start under emulation)")
+	}
+}
+
 // runView runs v's command to its end, at most noGreenViewLimit.
 func runView(t *testing.T, v view) viewRun {
 	t.Helper()
@@ -298,6 +308,7 @@ func docViews(dir, doc string, f docFault) []view {
 // TestNoGreenDocuments: a saved document that says it measured what it
 // did not is refused by every view, naming the key.
 func TestNoGreenDocuments(t *testing.T) {
+	skipInVM(t)
 	for _, f := range docFaults {
 		t.Run(f.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -312,6 +323,7 @@ func TestNoGreenDocuments(t *testing.T) {
 // TestNoGreenTruncated: a document cut short (a full disk, a copy that
 // stopped) is refused by every view, naming the file.
 func TestNoGreenTruncated(t *testing.T) {
+	skipInVM(t)
 	dir := t.TempDir()
 	raw, err := os.ReadFile(fixtures + "base.json")
 	if err != nil {
@@ -331,6 +343,7 @@ func TestNoGreenTruncated(t *testing.T) {
 // percentile from too few samples on every run has no verdict: exit 3 in
 // every format, each saying so, never a pass.
 func TestNoGreenThinCompare(t *testing.T) {
+	skipInVM(t)
 	dir := t.TempDir()
 	thin := func(src string) string {
 		raw, err := os.ReadFile(fixtures + src)

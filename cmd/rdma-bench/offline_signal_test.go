@@ -39,6 +39,7 @@ func TestPlotSignals(t *testing.T)    { testOfflineSignals(t, "plot") }
 func TestReportSignals(t *testing.T)  { testOfflineSignals(t, "report") }
 
 func testOfflineSignals(t *testing.T, command string) {
+	skipInVM(t) // its 2 s bound is the host's
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()

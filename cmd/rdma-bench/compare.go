@@ -16,7 +16,7 @@ func init() {
 	register("compare", "compare saved results against a baseline; exit 1 on a regression (a CI gate)", runCompare)
 }
 
-func runCompare(_ context.Context, args []string) error {
+func runCompare(ctx context.Context, args []string) error {
 	fs := newFlagSet("compare")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench compare [flags] BASE NEW\n       rdma-bench compare [flags] --base-label A --label B PATH...\n\n"+
@@ -31,18 +31,18 @@ func runCompare(_ context.Context, args []string) error {
 	}
 	f.Plot = f.PlotDir != ""
 	f.Colour = f.Format == "table" && f.OutFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
-	out, err := analysis.BuildComparison(f.CompareOptions, fs.Args(), os.Stderr)
+	out, err := analysis.BuildComparison(ctx, f.CompareOptions, fs.Args(), os.Stderr)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	dst, err := createOutput(f.OutFile)
 	if err != nil {
 		return err
 	}
 	if f.PlotDir != "" {
-		if _, err := analysis.WriteCharts(f.PlotDir, out.Charts); err != nil {
+		if _, err := analysis.WriteCharts(ctx, f.PlotDir, out.Charts); err != nil {
 			dst.Abort()
-			return err
+			return stopped(ctx, err)
 		}
 	}
 	if err := dst.CommitBytes(out.Text); err != nil {

@@ -74,6 +74,7 @@ func runFabric(ctx context.Context, args []string) error {
 	if doc == nil {
 		return err
 	}
+	defer doc.Close() // rank 0's pair log, once the outputs are written
 	if err := f.Config.WriteResults(doc, err, os.Stderr); err != nil {
 		return err
 	}

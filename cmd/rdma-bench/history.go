@@ -78,24 +78,27 @@ func runHistory(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	docs, err := analysis.LoadDocs(os.Stderr, fs.Args()...)
+	docs, err := analysis.LoadDocs(ctx, os.Stderr, fs.Args()...)
 	if err != nil {
 		dst.Abort()
+		if ctx.Err() != nil {
+			return stopped(ctx, err)
+		}
 		return usageError("%v", err)
 	}
 	res, err := history.Analyze(ctx, docs, o)
 	if err != nil {
 		dst.Abort()
-		return err
+		return stopped(ctx, err)
 	}
 	if *plotDir != "" {
 		charts, err := history.Charts(res, results.CaptionOf(docs))
 		if err == nil {
-			_, err = analysis.WriteCharts(*plotDir, charts)
+			_, err = analysis.WriteCharts(ctx, *plotDir, charts)
 		}
 		if err != nil {
 			dst.Abort()
-			return err
+			return stopped(ctx, err)
 		}
 	}
 	var b bytes.Buffer

@@ -15,7 +15,7 @@ func init() {
 	register("report", "write saved results, their charts and a comparison as one self-contained HTML file", runReport)
 }
 
-func runReport(_ context.Context, args []string) error {
+func runReport(ctx context.Context, args []string) error {
 	fs := newFlagSet("report")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
@@ -34,11 +34,14 @@ func runReport(_ context.Context, args []string) error {
 	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
 		return usageError("-o %s: directory %s does not exist", *out, filepath.Dir(*out))
 	}
-	r, err := analysis.BuildReport(o, fs.Args(), os.Stderr)
+	r, err := analysis.BuildReport(ctx, o, fs.Args(), os.Stderr)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
-	if err := plot.WriteHTMLFile(*out, r); err != nil {
+	if err := plot.WriteHTMLFile(ctx, *out, r); err != nil {
+		if ctx.Err() != nil {
+			return stopped(ctx, err)
+		}
 		return usageError("-o %s: %v", *out, unwrapPath(err))
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", *out)

@@ -142,6 +142,16 @@ func interrupts() (context.Context, func()) {
 	}
 }
 
+// stopped turns the error of a command that reads saved documents into
+// exit 130 when a signal cut it short: it writes nothing then (its outputs
+// are committed whole after the last wait, package outfile).
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return &exitStatus{code: 130, msg: fmt.Sprintf("interrupted (%v): stopped, nothing written", context.Cause(ctx))}
+	}
+	return err
+}
+
 // quietRuntime runs Go code on one P unless GOMAXPROCS is set. Each
 // measuring thread spends a run inside one cgo call, which holds its P. With
 // another P idle, the runtime's sysmon thread wakes every 20 µs for the

@@ -15,7 +15,7 @@ func init() {
 	register("plot", "draw saved results as SVG and PNG charts", runPlot)
 }
 
-func runPlot(_ context.Context, args []string) error {
+func runPlot(ctx context.Context, args []string) error {
 	fs := newFlagSet("plot")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns\n\nflags:\n")
@@ -37,13 +37,13 @@ func runPlot(_ context.Context, args []string) error {
 			want = append(want, strings.TrimSpace(k))
 		}
 	}
-	charts, err := c.Plot(fs.Args(), want, os.Stderr)
+	charts, err := c.Plot(ctx, fs.Args(), want, os.Stderr)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
-	written, err := analysis.WriteCharts(*dir, charts)
+	written, err := analysis.WriteCharts(ctx, *dir, charts)
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	fmt.Fprintf(os.Stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, *dir)
 	return nil

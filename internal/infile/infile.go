@@ -5,12 +5,14 @@
 package infile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 )
 
 // MaxBytes is the largest file read; a variable so that tests can lower it.
@@ -19,8 +21,10 @@ var MaxBytes int64 = 256 << 20
 // Read reads a file the user named: a regular file, or a stream such as a
 // FIFO or /dev/stdin, which is read to its end. A directory or a device
 // that is neither is refused, and so is anything larger than MaxBytes.
-func Read(path string) ([]byte, error) {
-	f, fi, err := open(path, os.O_RDONLY)
+// ctx ends a wait: for a FIFO no writer has opened yet, or for a stream
+// that sends nothing; the error is then ctx's cause.
+func Read(ctx context.Context, path string) ([]byte, error) {
+	f, fi, err := openContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +34,49 @@ func Read(path string) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("%s: want a regular file or a stream (a FIFO, /dev/stdin)", kind(m))
 	}
-	return readLimited(f)
+	// A stream is in Go's poller (os.OpenFile puts it there), where a
+	// deadline ends a read that waits; a regular file never waits.
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
+	b, err := readLimited(f)
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return b, err
+}
+
+// openContext opens path for reading as open does, returning when ctx
+// ends: opening a FIFO waits for a writer, and is then released by
+// opening it for writing.
+func openContext(ctx context.Context, path string) (*os.File, fs.FileInfo, error) {
+	type opened struct {
+		f   *os.File
+		fi  fs.FileInfo
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, fi, err := open(path, os.O_RDONLY)
+		done <- opened{f, fi, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.fi, o.err
+	case <-ctx.Done():
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+	}
+	select {
+	case o := <-done:
+		if o.f != nil {
+			o.f.Close()
+		}
+	case <-time.After(time.Second): // not a FIFO's wait: left to the process's end
+	}
+	return nil, nil, context.Cause(ctx)
 }
 
 // ReadRegular reads a file found rather than named (in a directory, by a

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +27,7 @@ func TestBuildComparisonGolden(t *testing.T) {
 	// TestCompareSessions in the command's tests).
 	noDrift := 0.0
 	o := CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "table", Plot: true, SessionNoisePct: &noDrift}
-	c, err := BuildComparison(o, []string{"testdata/compare/base.json", "testdata/compare/slower.json"}, &bytes.Buffer{})
+	c, err := BuildComparison(context.Background(), o, []string{"testdata/compare/base.json", "testdata/compare/slower.json"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestBuildComparisonGolden(t *testing.T) {
 func TestBuildComparisonNotes(t *testing.T) {
 	args := []string{fixtures + "base.json", fixtures + "subset.json"}
 	o := CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "json"}
-	c, err := BuildComparison(o, args, &bytes.Buffer{})
+	c, err := BuildComparison(context.Background(), o, args, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestBuildComparisonNotes(t *testing.T) {
 		t.Errorf("json: notes %q", c.StderrNotes)
 	}
 	o.Format = "table"
-	if c, err = BuildComparison(o, args, &bytes.Buffer{}); err != nil {
+	if c, err = BuildComparison(context.Background(), o, args, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(c.StderrNotes) != 0 || !strings.Contains(string(c.Text), "\nnot compared:\n") || !strings.Contains(string(c.Text), "  "+note+"\n") {
@@ -82,21 +84,21 @@ func TestBadInputMarked(t *testing.T) {
 		want string
 	}{
 		{"one label", func() error {
-			_, err := LoadSides("a", "", nil, &bytes.Buffer{})
+			_, err := LoadSides(context.Background(), "a", "", nil, &bytes.Buffer{})
 			return err
 		}, "--base-label and --label go together"},
 		{"one side", func() error {
-			_, err := BuildComparison(o, []string{fixtures + "base.json"}, &bytes.Buffer{})
+			_, err := BuildComparison(context.Background(), o, []string{fixtures + "base.json"}, &bytes.Buffer{})
 			return err
 		}, "want BASE and NEW"},
 		{"thresholds", func() error {
 			o := o
 			o.FailOn = "nonsense"
-			_, err := BuildComparison(o, nil, &bytes.Buffer{})
+			_, err := BuildComparison(context.Background(), o, nil, &bytes.Buffer{})
 			return err
 		}, "--fail-on: "},
 		{"chart directory", func() error {
-			_, err := WriteCharts(file, nil)
+			_, err := WriteCharts(context.Background(), file, nil)
 			return err
 		}, "chart directory " + file + ": not a directory"},
 	} {
@@ -109,7 +111,7 @@ func TestBadInputMarked(t *testing.T) {
 
 func TestBuildReport(t *testing.T) {
 	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{fixtures + "base.json"}}
-	r, err := BuildReport(o, []string{fixtures + "slower.json"}, &bytes.Buffer{})
+	r, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,17 +129,63 @@ func TestBuildReport(t *testing.T) {
 }
 
 func TestPlotWritesCharts(t *testing.T) {
-	charts, err := ChartOptions{}.Plot([]string{fixtures + "base.json"}, []string{"latency"}, &bytes.Buffer{})
+	charts, err := ChartOptions{}.Plot(context.Background(), []string{fixtures + "base.json"}, []string{"latency"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "plots")
-	written, err := WriteCharts(dir, charts)
+	written, err := WriteCharts(context.Background(), dir, charts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{filepath.Join(dir, "latency_vs_size.svg"), filepath.Join(dir, "latency_vs_size.png")}
 	if !slices.Equal(written, want) {
 		t.Errorf("written %v, want %v", written, want)
+	}
+}
+
+// TestPipelinesStopOnContext: every pipeline of the offline commands
+// returns ctx's cause once ctx has ended, never an error marked as bad
+// input (which the command would turn into exit 2), and writes nothing.
+func TestPipelinesStopOnContext(t *testing.T) {
+	cause := errors.New("terminated received")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	dir := filepath.Join(t.TempDir(), "plots")
+	charts, err := ChartOptions{}.Plot(context.Background(), []string{fixtures + "base.json"}, nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, run := range map[string]func() error{
+		"compare": func() error {
+			_, err := BuildComparison(ctx, CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "table"},
+				[]string{fixtures + "base.json", fixtures + "slower.json"}, &bytes.Buffer{})
+			return err
+		},
+		"compare by label": func() error {
+			_, err := BuildComparison(ctx, CompareOptions{FailOn: compare.DefaultThresholdSpec, Format: "json", BaseLabel: "a", Label: "b"},
+				[]string{fixtures}, &bytes.Buffer{})
+			return err
+		},
+		"report": func() error {
+			_, err := BuildReport(ctx, ReportOptions{FailOn: compare.DefaultThresholdSpec, Bases: []string{fixtures + "base.json"}},
+				[]string{fixtures + "slower.json"}, &bytes.Buffer{})
+			return err
+		},
+		"plot": func() error {
+			_, err := ChartOptions{}.Plot(ctx, []string{fixtures + "base.json"}, nil, &bytes.Buffer{})
+			return err
+		},
+		"write charts": func() error {
+			_, err := WriteCharts(ctx, dir, charts)
+			return err
+		},
+	} {
+		if err := run(); !errors.Is(err, cause) || inputerr.Is(err) {
+			t.Errorf("%s after cancel: %v (bad input %v), want %v", name, err, inputerr.Is(err), cause)
+		}
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s was made: %v", dir, err)
 	}
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
@@ -24,11 +25,12 @@ type ChartOptions struct {
 }
 
 // SidesOf loads the documents that paths name and splits them into sides
-// by label. Notes on documents left out go to notes.
-func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
-	docs, err := LoadDocs(notes, paths...)
+// by label. Notes on documents left out go to notes. It stops when ctx
+// ends, with ctx's cause.
+func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
+	docs, err := LoadDocs(ctx, notes, paths...)
 	if err != nil {
-		return nil, nil, badInput("%v", err)
+		return nil, nil, loadError(ctx, "", err)
 	}
 	var order []string
 	if c.Labels != "" {
@@ -42,11 +44,11 @@ func (c ChartOptions) SidesOf(paths []string, notes io.Writer) ([]*results.Docum
 }
 
 // Charts draws the sides' charts of the kinds asked for (nil: all), by
-// kind.
-func (c ChartOptions) Charts(docs []*results.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
-	charts, err := results.Charts(sides, results.ChartOptions{Kinds: kinds, Metric: c.Metric}, results.CaptionOf(docs))
+// kind. It stops when ctx ends, with ctx's cause.
+func (c ChartOptions) Charts(ctx context.Context, docs []*results.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
+	charts, err := results.Charts(ctx, sides, results.ChartOptions{Kinds: kinds, Metric: c.Metric}, results.CaptionOf(docs))
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, loadError(ctx, "", err)
 	}
 	if c.Metric != "" && len(charts["trend"]) == 0 && kinds == nil {
 		return nil, badInput("--metric %s: no trend to draw: a trend needs points with %s figures under two labels or more", c.Metric, c.Metric)
@@ -56,13 +58,13 @@ func (c ChartOptions) Charts(docs []*results.Document, sides []*results.Group, k
 
 // Plot draws the charts of the documents that paths name, of the kinds
 // asked for (nil: every one they have data for), in the order of
-// results.ChartKinds.
-func (c ChartOptions) Plot(paths, kinds []string, notes io.Writer) ([]results.NamedChart, error) {
-	docs, sides, err := c.SidesOf(paths, notes)
+// results.ChartKinds. It stops when ctx ends, with ctx's cause.
+func (c ChartOptions) Plot(ctx context.Context, paths, kinds []string, notes io.Writer) ([]results.NamedChart, error) {
+	docs, sides, err := c.SidesOf(ctx, paths, notes)
 	if err != nil {
 		return nil, err
 	}
-	charts, err := c.Charts(docs, sides, kinds)
+	charts, err := c.Charts(ctx, docs, sides, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -78,15 +80,19 @@ func inOrder(charts map[string][]results.NamedChart) []results.NamedChart {
 }
 
 // WriteCharts writes every chart as SVG and PNG into dir, as
-// plot.WriteAll does. Every error is about dir or a chart's name: bad
+// plot.WriteAll does: nothing when ctx ends first (the error is then
+// ctx's cause). Every other error is about dir or a chart's name: bad
 // input.
-func WriteCharts(dir string, charts []results.NamedChart) ([]string, error) {
+func WriteCharts(ctx context.Context, dir string, charts []results.NamedChart) ([]string, error) {
 	named := make([]plot.Named, len(charts))
 	for i, c := range charts {
 		named[i] = plot.Named(c)
 	}
-	written, err := plot.WriteAll(dir, named)
+	written, err := plot.WriteAll(ctx, dir, named)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		return nil, inputerr.Wrap(err)
 	}
 	return written, nil
@@ -94,8 +100,11 @@ func WriteCharts(dir string, charts []results.NamedChart) ([]string, error) {
 
 // DrawDocument writes into dir the charts that plot draws of doc once
 // saved: doc is read back as a saved document is, and runs cut short are
-// drawn too, as the document holds them.
+// drawn too, as the document holds them. They are drawn even after the
+// run was interrupted: the figures measured are in them, and one
+// document's charts take a moment.
 func DrawDocument(dir string, doc *report.Document) ([]string, error) {
+	ctx := context.Background()
 	enc, err := report.NewEncoder("json")
 	if err != nil {
 		return nil, err
@@ -114,11 +123,11 @@ func DrawDocument(dir string, doc *report.Document) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	charts, err := ChartOptions{AllowPartial: true}.Charts(docs, sides, nil)
+	charts, err := ChartOptions{AllowPartial: true}.Charts(ctx, docs, sides, nil)
 	if err != nil {
 		return nil, err
 	}
-	return WriteCharts(dir, inOrder(charts))
+	return WriteCharts(ctx, dir, inOrder(charts))
 }
 
 // DocumentPlot is --plot DIR of run and suite: the document the run

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -45,8 +46,9 @@ type CompareOutput struct {
 
 // BuildComparison loads the sides that args name (BASE NEW, or the
 // documents to pick the labels from), compares them and renders the
-// report. Notes on documents left out go to notes.
-func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*CompareOutput, error) {
+// report. Notes on documents left out go to notes. It stops when ctx
+// ends, with ctx's cause.
+func BuildComparison(ctx context.Context, o CompareOptions, args []string, notes io.Writer) (*CompareOutput, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return nil, badInput("--fail-on: %v", err)
@@ -59,13 +61,16 @@ func BuildComparison(o CompareOptions, args []string, notes io.Writer) (*Compare
 	if err != nil {
 		return nil, badInput("-o %s: %v", o.Format, err)
 	}
-	s, err := LoadSides(o.BaseLabel, o.Label, args, notes)
+	s, err := LoadSides(ctx, o.BaseLabel, o.Label, args, notes)
 	if err != nil {
 		return nil, err
 	}
-	c, m, skipped, err := compareSides(s, o, th, metrics)
+	c, m, skipped, err := compareSides(ctx, s, o, th, metrics)
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	var buf bytes.Buffer
 	if err := render(&buf, c.Comparison); err != nil {
@@ -114,8 +119,9 @@ func (o CompareOptions) metricsOrAll() string {
 }
 
 // compareSides compares two sides' documents: the report, the matching
-// and notes on what was not compared.
-func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []compare.Metric) (*CompareOutput, *results.Matching, []string, error) {
+// and notes on what was not compared. It stops when ctx ends, with ctx's
+// cause.
+func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.Threshold, metrics []compare.Metric) (*CompareOutput, *results.Matching, []string, error) {
 	opt := results.Options{AllowPartial: o.AllowPartial, CleanOnly: o.CleanOnly}
 	bp, err := results.Pool(s.Base, opt)
 	if err != nil {
@@ -135,7 +141,11 @@ func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []
 	}
 	series, notes := m.Series(metrics, results.SessionsOf(s.Base, gap), results.SessionsOf(s.New, gap))
 	if len(series) == 0 {
-		return nil, nil, nil, badInput("nothing to compare: no point has figures of %s on both sides", o.metricsOrAll())
+		why := ""
+		if u := results.Unmeasured(append(slices.Clone(s.Base), s.New...)); u != "" {
+			why = ": " + u
+		}
+		return nil, nil, nil, badInput("nothing to compare: no point has figures of %s on both sides%s", o.metricsOrAll(), why)
 	}
 	copt := compare.DefaultOptions()
 	if o.SessionNoisePct != nil {
@@ -143,6 +153,9 @@ func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []
 	}
 	rows := make([]compare.Row, 0, len(series))
 	for _, se := range series {
+		if ctx.Err() != nil {
+			return nil, nil, nil, context.Cause(ctx)
+		}
 		row, err := compare.Compare(se, copt)
 		if err != nil {
 			return nil, nil, nil, badInput("%v", err)
@@ -151,6 +164,7 @@ func compareSides(s *Sides, o CompareOptions, th []compare.Threshold, metrics []
 	}
 	c := &CompareOutput{Comparison: compare.Comparison{Title: "rdma-bench compare", BaseLabel: s.BaseName, NewLabel: s.NewName,
 		Meta: results.MetaDiff(s.Base, s.New, m), Gate: compare.Gate(rows, th, o.Strict)}}
+	thinNoVerdict(&c.Comparison.Gate)
 	for _, p := range m.BaseOnly {
 		notes = append(notes, m.Describe(p)+": only in the base: not compared")
 	}
@@ -167,8 +181,8 @@ type Sides struct {
 }
 
 // LoadSides reads BASE NEW, or the labelled sides among the documents
-// args name.
-func LoadSides(baseLabel, label string, args []string, notes io.Writer) (*Sides, error) {
+// args name. It stops when ctx ends, with ctx's cause.
+func LoadSides(ctx context.Context, baseLabel, label string, args []string, notes io.Writer) (*Sides, error) {
 	if (baseLabel == "") != (label == "") {
 		return nil, badInput("--base-label and --label go together: name the label of each side")
 	}
@@ -180,9 +194,9 @@ func LoadSides(baseLabel, label string, args []string, notes io.Writer) (*Sides,
 		if len(args) == 0 {
 			return nil, badInput("name the documents to pick the labels from: files, directories or glob patterns")
 		}
-		docs, err := LoadDocs(notes, args...)
+		docs, err := LoadDocs(ctx, notes, args...)
 		if err != nil {
-			return nil, badInput("%v", err)
+			return nil, loadError(ctx, "", err)
 		}
 		if s.Base, err = results.SelectLabel(docs, baseLabel); err != nil {
 			return nil, badInput("--base-label: %v", err)
@@ -197,11 +211,11 @@ func LoadSides(baseLabel, label string, args []string, notes io.Writer) (*Sides,
 		return nil, badInput("want BASE and NEW (files, directories or quoted glob patterns), or --base-label and --label; got %d argument(s)", len(args))
 	}
 	var err error
-	if s.Base, err = LoadDocs(notes, args[0]); err != nil {
-		return nil, badInput("base: %v", err)
+	if s.Base, err = LoadDocs(ctx, notes, args[0]); err != nil {
+		return nil, loadError(ctx, "base", err)
 	}
-	if s.New, err = LoadDocs(notes, args[1]); err != nil {
-		return nil, badInput("new: %v", err)
+	if s.New, err = LoadDocs(ctx, notes, args[1]); err != nil {
+		return nil, loadError(ctx, "new", err)
 	}
 	s.BaseName, s.NewName = results.SideName(args[0], s.Base), results.SideName(args[1], s.New)
 	return s, nil

@@ -10,6 +10,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -19,10 +20,23 @@ import (
 
 // LoadDocs loads the run documents that paths name, writing to notes a
 // line for each document of another kind (a fabric sweep's) that a
-// directory or a pattern held and that was left out.
-func LoadDocs(notes io.Writer, paths ...string) ([]*results.Document, error) {
-	return results.LoadNoting(func(s string) { fmt.Fprintln(notes, "note: "+s) }, paths...)
+// directory or a pattern held and that was left out. It stops when ctx
+// ends, with ctx's cause.
+func LoadDocs(ctx context.Context, notes io.Writer, paths ...string) ([]*results.Document, error) {
+	return results.LoadNoting(ctx, func(s string) { fmt.Fprintln(notes, "note: "+s) }, paths...)
 }
 
 // badInput builds an error about the input.
 func badInput(format string, a ...any) error { return inputerr.New(format, a...) }
+
+// loadError is the error of a load: ctx's cause when ctx ended, else
+// bad input, which what could not be read is.
+func loadError(ctx context.Context, prefix string, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if prefix != "" {
+		return badInput("%s: %v", prefix, err)
+	}
+	return badInput("%v", err)
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"io"
@@ -30,12 +31,13 @@ type ReportOptions struct {
 // BuildReport composes the HTML report of the documents that paths name:
 // latency, load, bandwidth, spectra and trend sections, then the
 // comparison against the bases. Notes on documents left out go to notes.
-func BuildReport(o ReportOptions, paths []string, notes io.Writer) (plot.Report, error) {
-	docs, sides, err := o.Charts.SidesOf(paths, notes)
+// It stops when ctx ends, with ctx's cause.
+func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.Writer) (plot.Report, error) {
+	docs, sides, err := o.Charts.SidesOf(ctx, paths, notes)
 	if err != nil {
 		return plot.Report{}, err
 	}
-	charts, err := o.Charts.Charts(docs, sides, nil)
+	charts, err := o.Charts.Charts(ctx, docs, sides, nil)
 	if err != nil {
 		return plot.Report{}, err
 	}
@@ -44,7 +46,7 @@ func BuildReport(o ReportOptions, paths []string, notes io.Writer) (plot.Report,
 	if len(o.Bases) > 0 {
 		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly,
 			SessionNoisePct: o.SessionNoisePct}
-		sec, err := comparisonSection(co, o.Bases, paths, docs, notes)
+		sec, err := comparisonSection(ctx, co, o.Bases, paths, docs, notes)
 		if err != nil {
 			return plot.Report{}, err
 		}
@@ -120,18 +122,18 @@ func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.C
 
 // comparisonSection compares the report's documents against the bases:
 // the gate's outcome, what differs, the verdicts and the whiskers.
-func comparisonSection(o CompareOptions, bases, paths []string, docs []*results.Document, notes io.Writer) (plot.Section, error) {
+func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, docs []*results.Document, notes io.Writer) (plot.Section, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return plot.Section{}, badInput("--fail-on: %v", err)
 	}
-	base, err := LoadDocs(notes, bases...)
+	base, err := LoadDocs(ctx, notes, bases...)
 	if err != nil {
-		return plot.Section{}, badInput("--base: %v", err)
+		return plot.Section{}, loadError(ctx, "--base", err)
 	}
 	s := &Sides{Base: base, New: docs,
 		BaseName: results.SideName(strings.Join(bases, " "), base), NewName: results.SideName(strings.Join(paths, " "), docs)}
-	c, m, skipped, err := compareSides(s, o, th, metric.All())
+	c, m, skipped, err := compareSides(ctx, s, o, th, metric.All())
 	if err != nil {
 		return plot.Section{}, err
 	}

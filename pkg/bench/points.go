@@ -216,7 +216,11 @@ rounds:
 			}
 		}
 	}
-	for _, rs := range runs {
+	for i, rs := range runs {
+		if len(rs) == 0 && runErr != nil {
+			doc.Results = append(doc.Results, workloads.NotReached(specs[i], fmt.Sprintf("not measured: the run stopped before this point (%v)", runErr)))
+			continue
+		}
 		if m := report.Merge(rs); m != nil {
 			if runErr != nil && len(rs) < rep.N {
 				markShort(m, len(rs), rep.N, runErr)

@@ -23,6 +23,12 @@ func checkResult(r *Result) error {
 	if err := checkFigures(&r.Figures); err != nil {
 		return fmt.Errorf("%s.%w", where, err)
 	}
+	if r.Kind != KindLatency && r.Kind != KindBandwidth {
+		return fmt.Errorf("%s.kind is %q: want %q or %q", where, r.Kind, KindLatency, KindBandwidth)
+	}
+	if err := checkMeasured(where, r.Kind, &r.Figures); err != nil {
+		return err
+	}
 	if err := positive("bw_peak_gbps", r.BwPeakGbps); err != nil {
 		return fmt.Errorf("%s.%w", where, err)
 	}
@@ -45,6 +51,9 @@ func checkResult(r *Result) error {
 		}
 		if err := checkFigures(&run.Figures); err != nil {
 			return fmt.Errorf("%s.runs[%d].%w", where, i, err)
+		}
+		if err := checkMeasured(fmt.Sprintf("%s.runs[%d]", where, i), r.Kind, &run.Figures); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -75,6 +75,7 @@ func full(t *testing.T) *Document {
 	n := 0
 	fill(reflect.ValueOf(d), &n)
 	d.SchemaVersion, d.Kind, d.Tool.Name = SchemaVersion, KindRun, ToolName
+	d.Repeat = len(d.Results[0].Runs) // a result marked ok holds repeat runs
 	d.Results[0].SizeBytes = 4096
 	d.Results[0].Server.SizeBytes = 4096
 	for _, r := range []*Result{d.Results[0], d.Results[0].Server} {

@@ -2,6 +2,7 @@ package document
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +28,9 @@ import (
 // document of another kind (a fabric or gate document) that a directory
 // or a pattern finds is left out, and note, if not nil, told of it; one
 // the user named is an error. Each stops at the first error, fn's
-// included.
-func Each(note func(string), fn func(*Document) error, paths ...string) error {
+// included, and when ctx ends (a wait for a stream included), with ctx's
+// cause.
+func Each(ctx context.Context, note func(string), fn func(*Document) error, paths ...string) error {
 	if len(paths) == 0 {
 		return errors.New("no documents named: want files, directories or glob patterns")
 	}
@@ -52,11 +54,17 @@ func Each(note func(string), fn func(*Document) error, paths ...string) error {
 	}
 	n := 0
 	for _, f := range files {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		read := infile.ReadRegular
 		if f.named {
-			read = infile.Read
+			read = func(p string) ([]byte, error) { return infile.Read(ctx, p) }
 		}
 		d, err := readDoc(f.path, read)
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		var other *OtherKindError
 		if !f.named && errors.As(err, &other) {
 			if note != nil {
@@ -165,7 +173,7 @@ func unwrapPathError(err error) error {
 
 // ReadFile reads and checks one document the user named (see [Load]).
 func ReadFile(path string) (*Document, error) {
-	return readDoc(path, infile.Read)
+	return readDoc(path, func(p string) ([]byte, error) { return infile.Read(context.Background(), p) })
 }
 
 // readDoc reads one document with read. Its Path, and every message,
@@ -219,6 +227,9 @@ func Parse(b []byte) (*Document, error) {
 			return nil, err
 		}
 		normalizeRuns(r)
+		if err := checkRuns(fmt.Sprintf("results[%d] (%s %s)", i, r.Workload, FormatSize(r.SizeBytes)), r, d.Repeat); err != nil {
+			return nil, err
+		}
 	}
 	for i, c := range d.LoadCurves {
 		if c == nil {

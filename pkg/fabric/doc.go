@@ -22,7 +22,9 @@
 //     their metric's median in the sweep), each alternately with the
 //     median pair, one pair at a time, until a paired interval confirms
 //     or clears it ([Recheck]).
-//  5. Rank 0 holds one [Document]; [Document.Matrix] gives a src x dst matrix
+//  5. Rank 0 holds one [Document], whose pairs are in a [PairLog] (a file
+//     each round is appended to, read back a pass at a time, so that rank 0
+//     does not hold the sweep); [Document.Matrix] gives a src x dst matrix
 //     per metric, [Document.Outliers] the confirmed outliers, and
 //     [ExitStatus] the process's exit status.
 //

@@ -84,6 +84,83 @@ type Document struct {
 	// Suspects are the suspect pairs, by metric then worst first, each
 	// with its re-measurement and decision (see Outliers).
 	Suspects []Suspect `json:"suspects"`
+
+	// log holds the pairs instead of Pairs at rank 0, from the sweep to
+	// the outputs (see PairLog); nil in a document read back.
+	log *PairLog
+}
+
+// documentJSON is a Document's JSON without its MarshalJSON.
+type documentJSON Document
+
+// MarshalJSON writes the document; at rank 0 its pairs are read back from
+// the pair log, all at once (WriteJSON streams them instead).
+func (d *Document) MarshalJSON() ([]byte, error) {
+	if d.log == nil {
+		return json.Marshal((*documentJSON)(d))
+	}
+	c := *d
+	c.log, c.Pairs = nil, make([]PairOutcome, 0, d.log.Len())
+	if err := d.log.EachFull(func(p *PairOutcome) error { c.Pairs = append(c.Pairs, *p); return nil }); err != nil {
+		return nil, err
+	}
+	return json.Marshal((*documentJSON)(&c))
+}
+
+// EachPair calls fn with every pair, in schedule order: from Pairs, or at
+// rank 0 from its pair log, one at a time, without its result, the
+// outcome reused from one call to the next (see PairLog.Each). It stops at
+// fn's first error and returns it, or the log's.
+func (d *Document) EachPair(fn func(*PairOutcome) error) error {
+	if d.log != nil {
+		return d.log.Each(fn)
+	}
+	for i := range d.Pairs {
+		if err := fn(&d.Pairs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PairCount is the number of pairs measured or failed.
+func (d *Document) PairCount() int {
+	if d.log != nil {
+		return d.log.Len()
+	}
+	return len(d.Pairs)
+}
+
+// FailedCount is the number of pairs that failed.
+func (d *Document) FailedCount() int {
+	if d.log != nil {
+		return d.log.Failed()
+	}
+	n := 0
+	for i := range d.Pairs {
+		if !d.Pairs[i].OK() {
+			n++
+		}
+	}
+	return n
+}
+
+// Err is the first error reading rank 0's pair log back: an output drawn
+// from the document since then lacks pairs.
+func (d *Document) Err() error {
+	if d.log != nil {
+		return d.log.Err()
+	}
+	return nil
+}
+
+// Close removes rank 0's pair log, once the outputs are written; a
+// document read back has none.
+func (d *Document) Close() error {
+	if d == nil || d.log == nil {
+		return nil
+	}
+	return d.log.Remove()
 }
 
 // ScheduleInfo names a sweep's schedule.
@@ -116,7 +193,7 @@ type PairOutcome struct {
 // partial, or (a document of an older rdma-bench, without a status) it
 // holds fewer pairs than its schedule.
 func (d *Document) Partial() bool {
-	return d.Status == StatusPartial || d.Status == "" && len(d.Pairs) < d.Schedule.Pairs
+	return d.Status == StatusPartial || d.Status == "" && d.PairCount() < d.Schedule.Pairs
 }
 
 // OK reports whether the pair was measured.
@@ -209,6 +286,11 @@ func figuresOf(m map[string]float64, intern map[string]string) Figures {
 // Metrics returns every metric any pair has a figure for, sorted.
 func (d *Document) Metrics() []string {
 	seen := map[string]bool{}
+	if d.log != nil {
+		for m := range d.log.metrics {
+			seen[m] = true
+		}
+	}
 	for i := range d.Pairs {
 		for _, x := range d.Pairs[i].Figures {
 			seen[x.Metric] = true
@@ -225,11 +307,14 @@ func (d *Document) Metrics() []string {
 // Failed returns the pairs that failed.
 func (d *Document) Failed() []*PairOutcome {
 	var out []*PairOutcome
-	for i := range d.Pairs {
-		if !d.Pairs[i].OK() {
-			out = append(out, &d.Pairs[i])
+	_ = d.EachPair(func(p *PairOutcome) error {
+		if !p.OK() {
+			c := *p
+			c.Figures = slices.Clone(p.Figures)
+			out = append(out, &c)
 		}
-	}
+		return nil
+	})
 	return out
 }
 

@@ -2,7 +2,9 @@ package fabric
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -213,7 +215,33 @@ func (w *world) run(t *testing.T) (*Document, []error) {
 		}()
 	}
 	wg.Wait()
-	return doc, errs
+	return readBack(t, doc), errs
+}
+
+// readBack is rank 0's document as a reader gets it: written by WriteJSON
+// (its pairs streamed from the pair log, which is then removed) and
+// decoded.
+func readBack(t *testing.T, doc *Document) *Document {
+	t.Helper()
+	if doc == nil {
+		return nil
+	}
+	if doc.log == nil {
+		t.Fatal("rank 0's document has no pair log")
+	}
+	defer doc.Close()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	back := &Document{}
+	if err := json.Unmarshal(b.Bytes(), back); err != nil {
+		t.Fatalf("rank 0's document does not decode: %v\n%s", err, b.String())
+	}
+	if back.PairCount() != doc.PairCount() || back.FailedCount() != doc.FailedCount() {
+		t.Fatalf("read back: %d pairs, %d failed; rank 0 had %d and %d", back.PairCount(), back.FailedCount(), doc.PairCount(), doc.FailedCount())
+	}
+	return back
 }
 
 var errKilled = errors.New("killed")

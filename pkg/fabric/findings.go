@@ -19,7 +19,7 @@ import (
 // failed pair, no outlier" when there is neither.
 func WriteFindings(w io.Writer, doc *Document, limit int) error {
 	ew := &errWriter{w: w}
-	failed, outliers := doc.Failed(), doc.Outliers()
+	failed, outliers := doc.FailedCount(), doc.Outliers()
 	tally := make(map[int]int)     // rank -> distinct pairs
 	counted := make(map[Pair]bool) // a pair counts once, whatever its metrics
 	count := func(src, dst int) {
@@ -29,15 +29,23 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 			tally[dst]++
 		}
 	}
-	if len(failed) > 0 {
-		ew.printf("%d of %s failed:\n", len(failed), plural(len(doc.Pairs), "pair"))
-		for i, p := range failed {
+	if failed > 0 {
+		ew.printf("%d of %s failed:\n", failed, plural(doc.PairCount(), "pair"))
+		i := 0
+		if err := doc.EachPair(func(p *PairOutcome) error {
+			if p.OK() {
+				return nil
+			}
 			count(p.Src, p.Dst)
 			if limit <= 0 || i < limit {
 				ew.printf("  round %d: %s -> %s: %s\n", p.Round, doc.endpoint(p.Src), doc.endpoint(p.Dst), p.Error)
 			}
+			i++
+			return nil
+		}); err != nil {
+			return err
 		}
-		more(ew, len(failed), limit)
+		more(ew, failed, limit)
 	}
 	if len(doc.Departed) > 0 {
 		ew.printf("%s left the sweep:\n", plural(len(doc.Departed), "rank"))
@@ -58,12 +66,12 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 	for _, s := range rechecks {
 		count(s.Recheck.Failed.Src, s.Recheck.Failed.Dst)
 	}
-	if len(failed) == 0 && len(outliers) == 0 && len(rechecks) == 0 {
+	if failed == 0 && len(outliers) == 0 && len(rechecks) == 0 {
 		partial := ""
 		if doc.Partial() {
 			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
 		}
-		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s\n", doc.ThresholdPct, plural(len(doc.Pairs), "pair"), partial)
+		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial)
 		return ew.done("write findings")
 	}
 	ranks := make([]int, 0, len(tally))

@@ -49,10 +49,9 @@ func (d *Document) Matrix(metric string) *Matrix {
 	for i := range m.Values {
 		m.Values[i] = math.NaN()
 	}
-	for i := range d.Pairs {
-		p := &d.Pairs[i]
+	_ = d.EachPair(func(p *PairOutcome) error { // a read error: Err says so
 		if p.Src < 0 || p.Src >= n || p.Dst < 0 || p.Dst >= n {
-			continue
+			return nil
 		}
 		c := p.Src*n + p.Dst
 		switch v, ok := p.Figures.Get(metric); {
@@ -63,7 +62,8 @@ func (d *Document) Matrix(metric string) *Matrix {
 		default:
 			m.State[c], m.Values[c] = CellOK, v
 		}
-	}
+		return nil
+	})
 	return m
 }
 

@@ -151,41 +151,11 @@ func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
 		if err != nil {
 			return nil, err
 		}
-		var vals []float64
-		for i := range doc.Pairs {
-			if v, ok := doc.Pairs[i].Figures.Get(metric); ok && doc.Pairs[i].OK() {
-				vals = append(vals, v)
-			}
+		s, err := suspectsOf(doc, metric, dir, opts.threshold())
+		if err != nil {
+			return nil, err
 		}
-		med := median(vals)
-		if !(med > 0) {
-			continue
-		}
-		first := len(out)
-		var clean []int // the pairs that are no suspect
-		for i := range doc.Pairs {
-			p := &doc.Pairs[i]
-			v, ok := p.Figures.Get(metric)
-			if !ok || !p.OK() {
-				continue
-			}
-			worse := (v - med) / med * 100
-			if dir == HigherIsBetter {
-				worse = -worse
-			}
-			if worse > opts.threshold() {
-				out = append(out, Suspect{Metric: metric, Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst),
-					Value: v, Median: med, WorsePct: worse})
-			} else {
-				clean = append(clean, i)
-			}
-		}
-		if first < len(out) { // then some pair is clean: the one at (or better than) the median
-			r := reference(doc, metric, clean)
-			for i := first; i < len(out); i++ {
-				out[i].Reference = r
-			}
-		}
+		out = append(out, s...)
 	}
 	slices.SortStableFunc(out, func(a, b Suspect) int {
 		if c := strings.Compare(a.Metric, b.Metric); c != 0 {
@@ -196,34 +166,74 @@ func FindSuspects(doc *Document, opts OutlierOptions) ([]Suspect, error) {
 	return out, nil
 }
 
-// reference is the pair of clean (indexes of doc.Pairs, none a suspect)
-// nearest their median of metric, the first in schedule order on a tie.
-// The median of the clean pairs, not of all: when half the pairs were
-// slow in the sweep (two pairs a round on too few cores), the median of
-// all lies between the slow and the fast, and the clean pair nearest it
-// would be the slowest of the fast ones.
-func reference(doc *Document, metric string, clean []int) Reference {
-	vals := make([]float64, len(clean))
-	for k, i := range clean {
-		vals[k], _ = doc.Pairs[i].Figures.Get(metric)
-	}
-	med := median(vals)
-	best := 0
-	for k, v := range vals {
-		if math.Abs(math.Log(v/med)) < math.Abs(math.Log(vals[best]/med)) {
-			best = k
+// suspectsOf are metric's suspects, each with the reference pair: of the
+// pairs that are no suspect, the one nearest their median, the first in
+// schedule order on a tie. The median of the clean pairs, not of all:
+// when half the pairs were slow in the sweep (two pairs a round on too
+// few cores), the median of all lies between the slow and the fast, and
+// the clean pair nearest it would be the slowest of the fast ones. It
+// reads the pairs three times, keeping one figure a pair at a time, not
+// the pairs.
+func suspectsOf(doc *Document, metric string, dir Direction, threshold float64) ([]Suspect, error) {
+	var vals []float64
+	err := doc.EachPair(func(p *PairOutcome) error {
+		if v, ok := p.Figures.Get(metric); ok && p.OK() {
+			vals = append(vals, v)
 		}
+		return nil
+	})
+	med := median(vals)
+	if err != nil || !(med > 0) {
+		return nil, err
 	}
-	p := &doc.Pairs[clean[best]]
-	return Reference{Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst), Value: vals[best]}
+	worse := func(v float64) float64 {
+		w := (v - med) / med * 100
+		if dir == HigherIsBetter {
+			w = -w
+		}
+		return w
+	}
+	var out []Suspect
+	clean := vals[:0]
+	err = doc.EachPair(func(p *PairOutcome) error {
+		v, ok := p.Figures.Get(metric)
+		switch {
+		case !ok || !p.OK():
+		case worse(v) > threshold:
+			out = append(out, Suspect{Metric: metric, Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst),
+				Value: v, Median: med, WorsePct: worse(v)})
+		default:
+			clean = append(clean, v)
+		}
+		return nil
+	})
+	if err != nil || len(out) == 0 { // with a suspect, some pair is clean: the one at (or better than) the median
+		return out, err
+	}
+	cleanMed := median(clean)
+	var ref Reference
+	best := math.Inf(1)
+	err = doc.EachPair(func(p *PairOutcome) error {
+		v, ok := p.Figures.Get(metric)
+		if ok && p.OK() && !(worse(v) > threshold) {
+			if d := math.Abs(math.Log(v / cleanMed)); d < best {
+				best, ref = d, Reference{Src: doc.endpoint(p.Src), Dst: doc.endpoint(p.Dst), Value: v}
+			}
+		}
+		return nil
+	})
+	for i := range out {
+		out[i].Reference = ref
+	}
+	return out, err
 }
 
 // ExitStatus is the process's exit status for a run: 1 when any pair
 // failed (in the sweep or re-measured) or is a confirmed outlier (or there
-// is no document), else 0. A suspect cleared or left undecided by its
+// is no document, or its pair log could not be read back), else 0. A suspect cleared or left undecided by its
 // re-measurement does not count.
 func ExitStatus(doc *Document) int {
-	if doc == nil || len(doc.Outliers()) > 0 || len(doc.Failed()) > 0 || len(doc.FailedRechecks()) > 0 {
+	if doc == nil || len(doc.Outliers()) > 0 || doc.FailedCount() > 0 || len(doc.FailedRechecks()) > 0 || doc.Err() != nil {
 		return 1
 	}
 	return 0

@@ -61,40 +61,76 @@ func (o *Output) Write(doc *Document) error {
 			fmt.Fprintf(o.Log, "saved %s\n", path)
 		}
 	}
-	var buf bytes.Buffer
-	var err error
-	if o.Format == "json" {
-		err = WriteJSON(&buf, doc)
-	} else {
-		err = WriteTable(&buf, doc, o.Metrics)
-	}
+	// Written as it is encoded: a file by outfile's rules (a regular one
+	// replaced once complete, standard output written at the end).
+	f, err := outfile.Create(o.File)
 	if err == nil {
-		err = outfile.WriteFile(o.File, buf.Bytes())
+		if o.Format == "json" {
+			err = WriteJSON(f, doc)
+		} else {
+			err = WriteTable(f, doc, o.Metrics)
+		}
+		if err == nil {
+			err = f.Commit()
+		} else {
+			f.Abort()
+		}
 	}
 	return errors.Join(append(errs, err)...)
 }
 
-// WriteJSON writes doc as indented JSON.
+// WriteJSON writes doc as indented JSON. At rank 0 the pairs are copied
+// from the pair log one at a time, between the keys before and after
+// them, so that the document is never whole in memory.
 func WriteJSON(w io.Writer, doc *Document) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	if doc.log == nil {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode((*documentJSON)(doc)); err != nil {
+			return fmt.Errorf("encode the fabric document: %w", err)
+		}
+		return nil
+	}
+	head := *doc
+	head.log, head.Pairs = nil, []PairOutcome{}
+	b, err := json.MarshalIndent((*documentJSON)(&head), "", "  ")
+	if err != nil {
 		return fmt.Errorf("encode the fabric document: %w", err)
 	}
-	return nil
+	const empty = "\n  \"pairs\": [],\n"
+	at := bytes.Index(b, []byte(empty))
+	if at < 0 {
+		return errors.New("encode the fabric document: no pairs key")
+	}
+	ew := &errWriter{w: w}
+	ew.printf("%s\n  \"pairs\": [", b[:at])
+	sep := "\n    "
+	if err := doc.log.EachFull(func(p *PairOutcome) error {
+		pb, err := json.MarshalIndent(p, "    ", "  ")
+		if err != nil {
+			return err
+		}
+		ew.printf("%s%s", sep, pb)
+		sep = ",\n    "
+		return ew.err
+	}); err != nil {
+		return fmt.Errorf("encode the fabric document: %w", err)
+	}
+	if doc.log.Len() > 0 {
+		ew.printf("\n  ")
+	}
+	ew.printf("],\n%s\n", b[at+len(empty):])
+	return ew.done("encode the fabric document")
 }
 
 // Save writes the JSON document into dir as
 // rdma-bench-YYYYMMDD-HHMMSS-fabric[-N].json, never replacing a file, and
-// returns its path.
+// returns its path. It is written as it is encoded (WriteJSON), into a
+// pending file renamed once complete.
 func Save(dir string, doc *Document) (string, error) {
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, doc); err != nil {
-		return "", err
-	}
 	f, err := outfile.CreateNew(dir, "rdma-bench-"+doc.StartedAt.UTC().Format("20060102-150405")+"-fabric", ".json")
 	if err == nil {
-		_, err = f.Write(buf.Bytes())
+		err = WriteJSON(f, doc)
 	}
 	path := ""
 	if err == nil {
@@ -149,7 +185,10 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	if ew.err != nil {
 		return ew.err
 	}
-	return WriteFindings(w, doc, findingsLimit)
+	if err := WriteFindings(w, doc, findingsLimit); err != nil {
+		return err
+	}
+	return doc.Err()
 }
 
 // PartialReason says why a partial document stopped.
@@ -157,16 +196,19 @@ func PartialReason(doc *Document) string {
 	if doc.Reason != "" {
 		return doc.Reason
 	}
-	return fmt.Sprintf("%d of %d scheduled pairs measured or failed", len(doc.Pairs), doc.Schedule.Pairs)
+	return fmt.Sprintf("%d of %d scheduled pairs measured or failed", doc.PairCount(), doc.Schedule.Pairs)
 }
 
 // Summary is the line that goes with a non-zero ExitStatus: how many
 // pairs failed, how many suspects are outliers.
 func Summary(doc *Document) string {
 	msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
-		len(doc.Failed()), len(doc.Pairs), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
+		doc.FailedCount(), doc.PairCount(), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
 	if n := len(doc.FailedRechecks()); n > 0 {
 		msg += fmt.Sprintf(", %d re-measurements failed", n)
+	}
+	if err := doc.Err(); err != nil {
+		msg += "; " + err.Error()
 	}
 	return msg
 }

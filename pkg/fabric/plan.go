@@ -28,8 +28,24 @@ type PlanSummary struct {
 
 // Plan summarises rounds for a measurement time of perPair per pair.
 func Plan(rounds []Round, perPair time.Duration) PlanSummary {
-	p := PlanSummary{Rounds: len(rounds), PerPair: perPair}
-	for _, r := range rounds {
+	return planOf(len(rounds), func(i int) Round { return rounds[i] }, perPair)
+}
+
+// PlanFor summarises pattern's schedule for n ranks, built a round at a
+// time.
+func PlanFor(pattern string, n int, perPair time.Duration) (PlanSummary, error) {
+	count, at, err := rounds(pattern, n)
+	if err != nil {
+		return PlanSummary{}, err
+	}
+	return planOf(count, at, perPair), nil
+}
+
+// planOf summarises count rounds, round i being at(i).
+func planOf(count int, at func(int) Round, perPair time.Duration) PlanSummary {
+	p := PlanSummary{Rounds: count, PerPair: perPair}
+	for i := range count {
+		r := at(i)
 		p.Pairs += len(r)
 		p.MaxPairsPerRound = max(p.MaxPairsPerRound, len(r))
 		for _, pr := range r {

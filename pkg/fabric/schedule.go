@@ -37,56 +37,71 @@ type Round []Pair
 // Schedule returns the rounds of pattern for n ranks, pairs sorted by Src
 // within a round. n must be 2 to MaxWorldSize.
 func Schedule(pattern string, n int) ([]Round, error) {
+	count, at, err := rounds(pattern, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Round, count)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return out, nil
+}
+
+// rounds returns how many rounds pattern has for n ranks and a function
+// that builds round i (from 0) when asked, as Schedule gives it: the
+// sweep builds one round at a time, not the schedule (17 MB of pairs at
+// 1024 ranks).
+func rounds(pattern string, n int) (int, func(int) Round, error) {
 	if n < 2 || n > MaxWorldSize {
-		return nil, fmt.Errorf("schedule for %d ranks: want 2 to %d", n, MaxWorldSize)
+		return 0, nil, fmt.Errorf("schedule for %d ranks: want 2 to %d", n, MaxWorldSize)
 	}
 	switch pattern {
 	case PatternPairs:
-		return allPairs(n), nil
+		c := n + n%2 - 1 // players on the circle
+		return 2 * c, func(i int) Round { return allPairsRound(n, i) }, nil
 	case PatternRing:
-		return ring(n), nil
+		r := ring(n)
+		return len(r), func(i int) Round { return r[i] }, nil
 	case PatternOneToAll:
-		return oneToAll(n), nil
+		return 2 * (n - 1), func(i int) Round {
+			if i%2 == 0 {
+				return Round{{Src: 0, Dst: i/2 + 1}}
+			}
+			return Round{{Src: i/2 + 1, Dst: 0}}
+		}, nil
 	}
-	return nil, fmt.Errorf("pattern %q: want %s", pattern, strings.Join(Patterns, ", "))
+	return 0, nil, fmt.Errorf("pattern %q: want %s", pattern, strings.Join(Patterns, ", "))
 }
 
-// allPairs is the circle method: players 0..m-2 sit on a circle and m-1 in
-// the middle (m = n, or n+1 with a phantom player whose partner sits out).
-// In round r the middle plays r, and r+k plays r-k (mod m-1) for k = 1 ..
-// m/2-1. Players a, b on the circle meet in the round r with a+b = 2r (mod
-// m-1), which is unique as m-1 is odd. The second half of the rounds
-// repeats the first with every pair reversed.
-func allPairs(n int) []Round {
+// allPairsRound is round i of the circle method: players 0..m-2 sit on a
+// circle and m-1 in the middle (m = n, or n+1 with a phantom player whose
+// partner sits out). In round r the middle plays r, and r+k plays r-k
+// (mod m-1) for k = 1 .. m/2-1. Players a, b on the circle meet in the
+// round r with a+b = 2r (mod m-1), which is unique as m-1 is odd. Rounds
+// m-1 and on repeat the first ones with every pair reversed.
+func allPairsRound(n, i int) Round {
 	m := n + n%2
 	c := m - 1 // players on the circle
-	first := make([]Round, 0, c)
-	for r := range c {
-		round := make(Round, 0, m/2)
-		add := func(a, b int) {
-			if a < n && b < n { // a phantom's partner sits out
-				round = append(round, Pair{Src: a, Dst: b})
+	r, reverse := i%c, i >= c
+	round := make(Round, 0, m/2)
+	add := func(a, b int) {
+		if a < n && b < n { // a phantom's partner sits out
+			if reverse {
+				a, b = b, a
 			}
+			round = append(round, Pair{Src: a, Dst: b})
 		}
-		if r%2 == 0 { // alternate the middle player's direction
-			add(m-1, r)
-		} else {
-			add(r, m-1)
-		}
-		for k := 1; k < m/2; k++ {
-			add((r+k)%c, (r-k+c)%c)
-		}
-		first = append(first, sortRound(round))
 	}
-	rounds := first
-	for _, r := range first {
-		rev := make(Round, len(r))
-		for i, p := range r {
-			rev[i] = Pair{Src: p.Dst, Dst: p.Src}
-		}
-		rounds = append(rounds, sortRound(rev))
+	if r%2 == 0 { // alternate the middle player's direction
+		add(m-1, r)
+	} else {
+		add(r, m-1)
 	}
-	return rounds
+	for k := 1; k < m/2; k++ {
+		add((r+k)%c, (r-k+c)%c)
+	}
+	return sortRound(round)
 }
 
 // ring colours the edges i -> i+1 mod n: even i, then odd i, and for odd
@@ -107,15 +122,6 @@ func ring(n int) []Round {
 	rounds := []Round{even, odd}
 	if last != nil {
 		rounds = append(rounds, last)
-	}
-	return rounds
-}
-
-// oneToAll measures 0 -> i then i -> 0 for every i, one pair per round.
-func oneToAll(n int) []Round {
-	rounds := make([]Round, 0, 2*(n-1))
-	for i := 1; i < n; i++ {
-		rounds = append(rounds, Round{{Src: 0, Dst: i}}, Round{{Src: i, Dst: 0}})
 	}
 	return rounds
 }

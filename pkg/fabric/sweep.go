@@ -33,6 +33,10 @@ type SweepConfig struct {
 	// 210 bytes a pair (220 MiB for 1024 ranks' 1047552 pairs) instead
 	// of that plus the results.
 	DropResults bool
+	// PairsDir is where rank 0 logs the pairs as their rounds end, until
+	// the outputs are written (see PairLog); "" is the system's
+	// temporary directory.
+	PairsDir string
 	// Progress, when not nil, receives a line on rank 0 after each round
 	// and each re-measured suspect; nil writes nothing.
 	Progress io.Writer

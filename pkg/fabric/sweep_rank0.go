@@ -37,23 +37,27 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	for r := range sw.alive {
 		sw.alive[r] = true
 	}
-	rounds, err := Schedule(cfg.Pattern, n)
+	count, roundAt, err := rounds(cfg.Pattern, n)
 	if err == nil {
 		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check())
+	}
+	var log *PairLog
+	if err == nil {
+		log, err = NewPairLog(cfg.PairsDir)
 	}
 	if err != nil {
 		sw.broadcast(&message{Type: msgError, Error: err.Error()})
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
-	plan := Plan(rounds, cfg.PairTimeout)
+	plan := planOf(count, roundAt, cfg.PairTimeout)
 	sw.doc = &Document{
 		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
 		Schedule:      ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs},
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,
-		Pairs: make([]PairOutcome, 0, plan.Pairs),
+		log: log,
 	}
-	start := &message{Type: msgStart, Start: &startMsg{Pattern: cfg.Pattern, Rounds: len(rounds),
+	start := &message{Type: msgStart, Start: &startMsg{Pattern: cfg.Pattern, Rounds: count,
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), GraceNS: cfg.Grace.Nanoseconds(), DropResults: cfg.DropResults}}
 	for r := 1; r < n; r++ {
 		if err := s.links[r].send(ctx, start, s.cfg.IOTimeout); err != nil {
@@ -62,17 +66,16 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		}
 		go sw.read(ctx, r)
 	}
-	for i, round := range rounds {
-		base := len(sw.doc.Pairs)
-		err := sw.round(ctx, i+1, round)
+	for i := range count {
+		outs, err := sw.round(ctx, i+1, roundAt(i))
 		if err == nil && cfg.Progress != nil {
-			writeProgress(cfg.Progress, i+1, len(rounds), sw.doc.Pairs[base:], time.Since(sw.doc.StartedAt))
+			writeProgress(cfg.Progress, i+1, count, outs, time.Since(sw.doc.StartedAt))
 		}
 		if err != nil {
-			return sw.abort(ctx, err, fmt.Sprintf("in round %d of %d", i+1, len(rounds)))
+			return sw.abort(ctx, err, fmt.Sprintf("in round %d of %d", i+1, count))
 		}
 	}
-	if err := sw.recheck(ctx, len(rounds)); err != nil {
+	if err := sw.recheck(ctx, count); err != nil {
 		return sw.abort(ctx, err, "re-measuring the suspects")
 	}
 	sw.broadcast(&message{Type: msgFinish})
@@ -95,7 +98,7 @@ func (sw *sweeper) abort(ctx context.Context, err error, where string) (*Documen
 	}
 	sw.doc.FinishedAt = time.Now()
 	sw.doc.Status = StatusPartial
-	sw.doc.Reason = fmt.Sprintf("stopped %s: %v; %d of %d scheduled pairs measured or failed", where, why, len(sw.doc.Pairs), sw.doc.Schedule.Pairs)
+	sw.doc.Reason = fmt.Sprintf("stopped %s: %v; %d of %d scheduled pairs measured or failed", where, why, sw.doc.PairCount(), sw.doc.Schedule.Pairs)
 	return sw.doc, fmt.Errorf("sweep stopped %s: %w", where, err)
 }
 
@@ -115,16 +118,25 @@ func (sw *sweeper) read(ctx context.Context, r int) {
 	}
 }
 
-// round runs one round of the schedule and records its pairs' outcomes
-// in the document. It fails only when ctx is done.
-func (sw *sweeper) round(ctx context.Context, num int, pairs Round) error {
+// round runs one round of the schedule, records its pairs' outcomes in
+// the pair log and returns them. It fails when ctx is done, or when the
+// log cannot be written (the sweep stops then, its pairs so far kept).
+func (sw *sweeper) round(ctx context.Context, num int, pairs Round) ([]PairOutcome, error) {
 	outs, err := sw.measure(ctx, num, pairs)
-	for _, o := range outs {
-		if o.Status != "" { // a pair an interruption cut short is not in the document
-			sw.doc.Pairs = append(sw.doc.Pairs, o)
+	kept := outs[:0]
+	for i := range outs {
+		if outs[i].Status == "" { // a pair an interruption cut short is not in the document
+			continue
 		}
+		if lerr := sw.doc.log.Add(&outs[i]); lerr != nil && err == nil {
+			err = lerr
+		}
+		kept = append(kept, outs[i])
 	}
-	return err
+	if lerr := sw.doc.log.Flush(); lerr != nil && err == nil {
+		err = lerr
+	}
+	return kept, err
 }
 
 // measure runs one round: assign every live rank its part (a rank in no

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,7 @@ func TestReportInBrowser(t *testing.T) {
 	bin := plottest.NeedChromium(t)
 	r, charts := testReport(t)
 	path := filepath.Join(t.TempDir(), "report.html")
-	if err := WriteHTMLFile(path, r); err != nil {
+	if err := WriteHTMLFile(context.Background(), path, r); err != nil {
 		t.Fatal(err)
 	}
 	v := plottest.Open(t, bin, path)

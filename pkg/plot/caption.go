@@ -43,8 +43,14 @@ func (c Caption) items() []string {
 // captionSep separates a caption's items on a line.
 const captionSep = "\u00a0\u00a0\u00a0·\u00a0\u00a0\u00a0"
 
-// lines joins the caption's items into lines no wider than width, breaking
-// only between items (or inside an item too long for a line of its own).
+// maxCaptionLines bounds the caption, so that however many hosts or
+// labels it names the data keeps its room: what does not fit in them is
+// left out, said with an ellipsis.
+const maxCaptionLines = 4
+
+// lines joins the caption's items into at most maxCaptionLines lines no
+// wider than width, breaking between items (or inside an item too long
+// for a line of its own).
 func (c Caption) lines(sty text.Style, width vg.Length) []string {
 	// No-break spaces: SVG viewers collapse runs of ordinary spaces.
 	const sep = captionSep
@@ -52,6 +58,7 @@ func (c Caption) lines(sty text.Style, width vg.Length) []string {
 	cur := ""
 	for _, it := range c.items() {
 		for _, piece := range wrapWords(it, sty, width) {
+			piece = cutToWidth(piece, sty, width)
 			switch {
 			case cur == "":
 				cur = piece
@@ -66,7 +73,31 @@ func (c Caption) lines(sty text.Style, width vg.Length) []string {
 	if cur != "" {
 		out = append(out, cur)
 	}
+	if len(out) > maxCaptionLines {
+		out = out[:maxCaptionLines]
+		out[len(out)-1] = cutToWidth(out[len(out)-1]+sep+"…", sty, width)
+	}
 	return out
+}
+
+// cutToWidth returns s, or as much of it as fits in width followed by an
+// ellipsis; the search is a bisection, so a long s costs a few
+// measurements, not one per character.
+func cutToWidth(s string, sty text.Style, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r) // the longest prefix known to fit, and that may
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if sty.Width(string(r[:mid])+"…") <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(r[:lo]) + "…"
 }
 
 // wrapWords breaks s at spaces into pieces no wider than width; a single

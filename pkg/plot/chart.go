@@ -102,7 +102,7 @@ func (ch *Chart) render(c draw.Canvas) (err error) {
 	case legendRight:
 		plotArea = draw.Crop(body, 0, -(legendW + legendGap), 0, 0)
 	case legendW > 0:
-		legendBelow = ch.legendHeightBelow(body.Size().X)
+		legendBelow = ch.legendHeightBelow(body.Size().X, body.Size().Y)
 		plotArea = draw.Crop(body, 0, 0, legendBelow+legendGap, 0)
 	}
 	if ch.side != nil {
@@ -121,6 +121,9 @@ func (ch *Chart) render(c draw.Canvas) (err error) {
 	}
 	data := ch.plot.DataCanvas(plotArea)
 	ch.laidOut.data, ch.laidOut.legend = data.Rectangle, vg.Rectangle{}
+	if err := roomForData(data.Rectangle); err != nil {
+		return fmt.Errorf("drawing chart %q: %w", ch.title, err)
+	}
 	ch.plot.Draw(plotArea)
 	if ch.yLabel != "" {
 		x := plotArea.Min.X - axisLabelStyle.Height(ch.yLabel) - 4
@@ -148,8 +151,30 @@ func (ch *Chart) render(c draw.Canvas) (err error) {
 	return nil
 }
 
-// drawTitle draws the title, wrapped to c's width, at the top of c and
-// returns the rest of c.
+// maxTitleLines bounds the title's lines, as maxCaptionLines the
+// caption's.
+const maxTitleLines = 2
+
+// minDataSide is the least width and height of the data area a chart is
+// drawn with.
+const minDataSide = vg.Length(40)
+
+// roomForData refuses a data area smaller than minDataSide either way, or
+// not finite: the title, caption, legend and axes took the chart. Drawn
+// anyway, gonum would place the data off the canvas by millions of points,
+// and the PNG rasterizer, which walks every cell a path crosses, would
+// never end.
+func roomForData(r vg.Rectangle) error {
+	w, h := r.Size().X, r.Size().Y
+	if !(w >= minDataSide && h >= minDataSide) || math.IsInf(float64(w), 0) || math.IsInf(float64(h), 0) {
+		return fmt.Errorf("no room left for the data (%.0f by %.0f pt, want at least %.0f by %.0f): the title, caption, legend and axes take the chart",
+			float64(w), float64(h), float64(minDataSide), float64(minDataSide))
+	}
+	return nil
+}
+
+// drawTitle draws the title, wrapped to c's width in at most
+// maxTitleLines lines, at the top of c and returns the rest of c.
 func (ch *Chart) drawTitle(c draw.Canvas) draw.Canvas {
 	if ch.title == "" {
 		return c
@@ -157,7 +182,13 @@ func (ch *Chart) drawTitle(c draw.Canvas) draw.Canvas {
 	sty := titleStyle
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
 	y := c.Max.Y
-	for _, l := range wrapWords(ch.title, sty, c.Size().X) {
+	lines := wrapWords(ch.title, sty, c.Size().X)
+	if len(lines) > maxTitleLines {
+		lines = lines[:maxTitleLines]
+		lines[maxTitleLines-1] += " …"
+	}
+	for _, l := range lines {
+		l = cutToWidth(l, sty, c.Size().X)
 		c.FillText(sty, vg.Point{X: c.Center().X, Y: y}, l)
 		y -= sty.Height(l)
 	}

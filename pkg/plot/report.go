@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"io"
@@ -53,7 +54,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 // no script and nothing loaded from elsewhere, so it opens from a mail
 // attachment or a CI artifact. All text is escaped.
 func WriteHTML(w io.Writer, r Report) error {
-	b, err := renderHTML(r)
+	b, err := renderHTML(context.Background(), r)
 	if err != nil {
 		return err
 	}
@@ -64,9 +65,10 @@ func WriteHTML(w io.Writer, r Report) error {
 }
 
 // WriteHTMLFile writes r to path as WriteHTML does, once complete (see
-// package outfile).
-func WriteHTMLFile(path string, r Report) error {
-	b, err := renderHTML(r)
+// package outfile); when ctx ends while its charts are drawn, nothing is
+// written and the error is ctx's cause.
+func WriteHTMLFile(ctx context.Context, path string, r Report) error {
+	b, err := renderHTML(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func WriteHTMLFile(path string, r Report) error {
 	return outfile.WriteFile(path, b)
 }
 
-func renderHTML(r Report) ([]byte, error) {
+func renderHTML(ctx context.Context, r Report) ([]byte, error) {
 	if r.Title == "" {
 		r.Title = "rdma-bench report"
 	}
@@ -88,7 +90,10 @@ func renderHTML(r Report) ([]byte, error) {
 			if ch == nil {
 				return nil, fmt.Errorf("report %q: section %q: chart %d: %w", r.Title, s.Title, j+1, errNilChart)
 			}
-			svg, err := ch.inlineSVG()
+			svg, err := renderContext(ctx, ch.inlineSVG)
+			if ctx.Err() != nil {
+				return nil, err
+			}
 			if err != nil {
 				return nil, fmt.Errorf("report %q: section %q: %w", r.Title, s.Title, err)
 			}

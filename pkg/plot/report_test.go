@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,7 +130,7 @@ func TestWriteHTMLFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTMLFile(path, r); err != nil {
+	if err := WriteHTMLFile(context.Background(), path, r); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -142,7 +143,7 @@ func TestWriteHTMLFile(t *testing.T) {
 	if got := names(t, filepath.Dir(path)); len(got) != 1 {
 		t.Errorf("directory holds %v, want just report.html", got)
 	}
-	if err := WriteHTMLFile(filepath.Join(path, "x.html"), r); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if err := WriteHTMLFile(context.Background(), filepath.Join(path, "x.html"), r); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("writing under a file: error %v, want one saying not a directory", err)
 	}
 	if err := WriteHTML(&bytes.Buffer{}, Report{Sections: []Section{{Charts: []*Chart{nil}}}}); err == nil {

@@ -2,12 +2,15 @@ package plot
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testChart(t *testing.T) *Chart {
@@ -165,14 +168,14 @@ func TestWriteAllLeavesNothingOnError(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "plots")
 	ch := testChart(t)
-	_, err := WriteAll(dir, []Named{{"one", ch}, {"bad/name", ch}})
+	_, err := WriteAll(context.Background(), dir, []Named{{"one", ch}, {"bad/name", ch}})
 	if err == nil || !strings.Contains(err.Error(), `chart file name "bad/name"`) {
 		t.Fatalf("WriteAll = %v, want the bad name refused", err)
 	}
 	if got := names(t, parent); len(got) != 0 {
 		t.Errorf("WriteAll left %v", got)
 	}
-	written, err := WriteAll(dir, []Named{{"one", ch}})
+	written, err := WriteAll(context.Background(), dir, []Named{{"one", ch}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +183,62 @@ func TestWriteAllLeavesNothingOnError(t *testing.T) {
 		t.Errorf("written %v, want %v", written, want)
 	}
 	file := filepath.Join(dir, "one.svg")
-	if _, err := WriteAll(file, nil); err == nil || err.Error() != "chart directory "+file+": not a directory" {
+	if _, err := WriteAll(context.Background(), file, nil); err == nil || err.Error() != "chart directory "+file+": not a directory" {
 		t.Errorf("WriteAll(a file) = %v", err)
+	}
+}
+
+// TestWriteAllStopsOnContext: when ctx ends before every picture is
+// drawn, WriteAll returns ctx's cause and writes nothing: the charts of an
+// earlier run keep their content, no temporary file is left, and a
+// directory it would have made is not made.
+func TestWriteAllStopsOnContext(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "plots")
+	ch := testChart(t)
+	if _, err := WriteAll(context.Background(), dir, []Named{{"one", ch}}); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(filepath.Join(dir, "one.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("hangup received")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	other, err := LatencyVsSize("another chart", latencySeries(sweepSizes()), testCaption)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteAll(ctx, dir, []Named{{"one", other}, {"two", other}}); !errors.Is(err, cause) {
+		t.Fatalf("WriteAll after cancel = %v, want %v", err, cause)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"one.png", "one.svg"}) {
+		t.Errorf("directory holds %v, want the earlier charts only", got)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "one.svg")); !bytes.Equal(now, old) {
+		t.Error("one.svg changed")
+	}
+	fresh := filepath.Join(parent, "fresh")
+	if _, err := WriteAll(ctx, fresh, []Named{{"one", ch}}); !errors.Is(err, cause) {
+		t.Fatalf("WriteAll after cancel = %v, want %v", err, cause)
+	}
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the directory was made: %v", err)
+	}
+}
+
+// TestRenderContextReturnsAtOnce: a drawing that takes long (thousands
+// of lines) does not hold the caller past ctx's end.
+func TestRenderContextReturnsAtOnce(t *testing.T) {
+	cause := errors.New("interrupt received")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	release := make(chan struct{})
+	defer close(release)
+	time.AfterFunc(100*time.Millisecond, func() { cancel(cause) })
+	start := time.Now()
+	_, err := renderContext(ctx, func() ([]byte, error) { <-release; return nil, nil })
+	if !errors.Is(err, cause) || time.Since(start) > time.Second {
+		t.Fatalf("renderContext = %v after %v, want the cause at once", err, time.Since(start))
 	}
 }

@@ -12,20 +12,20 @@ import (
 // chart's caption: device and port, firmware, host, date (the first
 // started_at, or the first and last day), rdma-bench's version, and the
 // labels, kernel and driver as extras. A field with several values lists
-// them all.
+// them, a long list shortened (briefList): a picture has room for a few.
 func CaptionOf(docs []*Document) plot.Caption {
 	c := plot.Caption{
-		Device: distinct(docs, dev(func(v *Device) string {
+		Device: brief(docs, dev(func(v *Device) string {
 			if v.Port == 0 {
 				return v.Name
 			}
 			return v.Name + " port " + strconv.Itoa(v.Port)
 		})),
-		Firmware: distinct(docs, dev(func(v *Device) string { return v.FirmwareVersion })),
-		Host:     distinct(docs, func(d *Document) string { return d.Host.Hostname }),
+		Firmware: brief(docs, dev(func(v *Device) string { return v.FirmwareVersion })),
+		Host:     brief(docs, func(d *Document) string { return d.Host.Hostname }),
 		Date:     dateRange(docs),
 	}
-	if v := distinct(docs, func(d *Document) string { return d.Tool.Version }); v != "" {
+	if v := brief(docs, func(d *Document) string { return d.Tool.Version }); v != "" {
 		c.Tool = "rdma-bench " + v
 	}
 	for _, e := range []struct {
@@ -36,11 +36,16 @@ func CaptionOf(docs []*Document) plot.Caption {
 		{"kernel", func(d *Document) string { return d.Host.Kernel }},
 		{"driver", dev(func(v *Device) string { return v.Driver })},
 	} {
-		if v := distinct(docs, e.get); v != "" {
+		if v := brief(docs, e.get); v != "" {
 			c.Extra = append(c.Extra, [2]string{e.key, v})
 		}
 	}
 	return c
+}
+
+// brief lists the distinct values of a field over documents, shortened.
+func brief(docs []*Document, get func(*Document) string) string {
+	return briefList(distinctValues(docs, get))
 }
 
 // dateRange is the first started_at of docs in RFC 3339, or the first

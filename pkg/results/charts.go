@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
@@ -33,8 +34,9 @@ type ChartOptions struct {
 	Metric string
 }
 
-// Charts draws the sides' charts, by kind. caption goes under each.
-func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string][]NamedChart, error) {
+// Charts draws the sides' charts, by kind. caption goes under each. It
+// stops when ctx ends, with ctx's cause.
+func Charts(ctx context.Context, sides []*Group, opt ChartOptions, caption plot.Caption) (map[string][]NamedChart, error) {
 	for _, k := range opt.Kinds {
 		if !slices.Contains(ChartKinds, k) {
 			return nil, fmt.Errorf("unknown chart %q: choose from %s", k, strings.Join(ChartKinds, ", "))
@@ -51,6 +53,9 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 	add := func(kind, name string, ch *plot.Chart, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s chart: %w", kind, err)
+		}
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
 		out[kind] = append(out[kind], NamedChart{name, ch})
 		return nil
@@ -93,7 +98,7 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 		}
 	}
 	if want("spectrum") {
-		spectra, err := Spectra(sides)
+		spectra, err := Spectra(ctx, sides)
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +125,9 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 		}
 	}
 	if want("trend") {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		if err := trendCharts(sides, opt.Metric, caption, out); err != nil {
 			missing = append(missing, fmt.Errorf("trend: %w", err))
 		}
@@ -128,6 +136,13 @@ func Charts(sides []*Group, opt ChartOptions, caption plot.Caption) (map[string]
 		return nil, missing[0]
 	}
 	if len(out) == 0 {
+		var docs []*Document
+		for _, s := range sides {
+			docs = append(docs, s.Docs...)
+		}
+		if why := Unmeasured(docs); why != "" {
+			missing = append([]error{errors.New(why)}, missing...)
+		}
 		return nil, fmt.Errorf("nothing to plot: %w", errors.Join(missing...))
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -39,17 +40,20 @@ const (
 // [document.FormatSize]).
 func FormatSize(n int) string { return document.FormatSize(n) }
 
-// Load reads documents for analysis (see [LoadNoting]).
-func Load(paths ...string) ([]*Document, error) { return LoadNoting(nil, paths...) }
+// Load reads documents for analysis (see [LoadNoting]), to the end.
+func Load(paths ...string) ([]*Document, error) {
+	return LoadNoting(context.Background(), nil, paths...)
+}
 
 // LoadNoting reads the documents that paths name as [document.Each] does,
 // one at a time, note told of each document of another kind left out: each is trimmed to what the analysis and its views
 // read ([Keep]) before the next is read, so that memory grows with the
-// figures kept, not with the documents' size.
-func LoadNoting(note func(string), paths ...string) ([]*Document, error) {
+// figures kept, not with the documents' size. It stops when ctx ends,
+// with ctx's cause.
+func LoadNoting(ctx context.Context, note func(string), paths ...string) ([]*Document, error) {
 	var docs []*Document
 	shared := map[string]map[string]json.RawMessage{}
-	err := document.Each(note, func(d *Document) error {
+	err := document.Each(ctx, note, func(d *Document) error {
 		Keep(d)
 		for _, r := range d.Results {
 			r.Params = share(shared, r.Params)

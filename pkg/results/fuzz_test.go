@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func FuzzParse(f *testing.F) {
 				checkErrorText(t, err)
 				continue
 			}
-			if _, err := Charts(sides, ChartOptions{}, caption); err != nil {
+			if _, err := Charts(context.Background(), sides, ChartOptions{}, caption); err != nil {
 				checkErrorText(t, err)
 			}
 			for _, s := range sides {

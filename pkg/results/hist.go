@@ -24,10 +24,13 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 // histograms). An undecodable histogram is an error naming its file.
 func (p *Point) Histogram() (*hdrhistogram.Histogram, error) {
 	var merged *hdrhistogram.Histogram
-	add := func(d *Document, r *Result, field, enc string) error {
+	add := func(d *Document, r *Result, field, enc string, samples int64) error {
 		h, err := DecodeHistogram(enc)
 		if err != nil {
 			return fmt.Errorf("%s: results[%d] (%s).%s: %w", d.Path, r.Index, Describe(p.Key, nil), field, err)
+		}
+		if h.TotalCount() == 0 && samples > 0 {
+			return fmt.Errorf("%s: results[%d] (%s).%s holds no sample, where samples says %d: want the samples' histogram", d.Path, r.Index, Describe(p.Key, nil), field, samples)
 		}
 		if merged == nil {
 			merged = h
@@ -39,7 +42,7 @@ func (p *Point) Histogram() (*hdrhistogram.Histogram, error) {
 	for i, r := range p.Results {
 		d := p.Docs[i]
 		if r.Histogram != "" {
-			if err := add(d, r, "histogram", r.Histogram); err != nil {
+			if err := add(d, r, "histogram", r.Histogram, r.Samples); err != nil {
 				return nil, err
 			}
 			continue
@@ -51,7 +54,7 @@ func (p *Point) Histogram() (*hdrhistogram.Histogram, error) {
 			if run.Histogram == "" {
 				return nil, nil
 			}
-			if err := add(d, r, fmt.Sprintf("runs[%d].histogram", j), run.Histogram); err != nil {
+			if err := add(d, r, fmt.Sprintf("runs[%d].histogram", j), run.Histogram, run.Samples); err != nil {
 				return nil, err
 			}
 		}

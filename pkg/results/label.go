@@ -29,7 +29,7 @@ func SelectLabel(docs []*Document, label string) ([]*Document, error) {
 	}
 	msg := fmt.Sprintf("no document labelled %q among the %d read", label, len(docs))
 	if ls := Labels(docs); len(ls) > 0 {
-		msg += fmt.Sprintf(": labels found: %s", strings.Join(ls, ", "))
+		msg += fmt.Sprintf(": labels found: %s", briefList(ls))
 	} else {
 		msg += ": none has a label"
 	}
@@ -73,18 +73,22 @@ func OrderLabels(docs []*Document, order []string) ([]string, error) {
 		return found, nil
 	}
 	seen := map[string]bool{}
+	isFound := map[string]bool{}
+	for _, l := range found {
+		isFound[l] = true
+	}
 	for _, l := range order {
 		if seen[l] {
 			return nil, fmt.Errorf("label order: %q named twice", l)
 		}
 		seen[l] = true
-		if !slices.Contains(found, l) {
-			return nil, fmt.Errorf("label order: no document labelled %q: labels found: %s", l, strings.Join(found, ", "))
+		if !isFound[l] {
+			return nil, fmt.Errorf("label order: no document labelled %q: labels found: %s", l, briefList(found))
 		}
 	}
 	for _, l := range found {
 		if !seen[l] {
-			return nil, fmt.Errorf("label order: label %q found but not named: name every label (%s)", l, strings.Join(found, ", "))
+			return nil, fmt.Errorf("label order: label %q found but not named: name every label (%s)", l, briefList(found))
 		}
 	}
 	return slices.Clone(order), nil

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,7 +168,7 @@ func TestSelectLabel(t *testing.T) {
 // with the field named, never a panic.
 func TestParseRefusals(t *testing.T) {
 	head := `{"tool": {"name": "rdma-bench"}, "schema_version": 2, `
-	point := `"workload": "write_bw", "size_bytes": 65536`
+	point := `"workload": "write_bw", "kind": "bandwidth", "status": "insufficient", "size_bytes": 65536`
 	for _, c := range []struct{ doc, want string }{
 		{`{"schema_version": 2}`, `not an rdma-bench document: no tool.name, want "rdma-bench"`},
 		{`{"tool": {"name": "rdma-bench"}}`, "schema_version missing: want 2"},
@@ -239,7 +240,7 @@ func TestLoadOtherKinds(t *testing.T) {
 		}
 	}
 	var notes []string
-	docs, err := LoadNoting(func(s string) { notes = append(notes, s) }, dir)
+	docs, err := LoadNoting(context.Background(), func(s string) { notes = append(notes, s) }, dir)
 	if err != nil || len(docs) != 1 || !strings.HasSuffix(docs[0].Path, "a.json") {
 		t.Fatalf("LoadNoting(dir) = %d docs, %v; want a.json only", len(docs), err)
 	}

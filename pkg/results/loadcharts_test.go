@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"slices"
@@ -124,7 +125,7 @@ func TestRatesKeptApart(t *testing.T) {
 	if len(lat) != 1 || lat[0].Name != "write_lat" || len(lat[0].Points) != 1 || lat[0].Points[0].P50US != p50[0] {
 		t.Errorf("latency series %+v: want write_lat's closed loop alone, p50 %v", lat, p50[0])
 	}
-	sp, err := Spectra(sides)
+	sp, err := Spectra(context.Background(), sides)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,11 +168,11 @@ func TestOneRateIsNoCurve(t *testing.T) {
 	if lat := LatencySeries(sides); len(lat) != 1 || lat[0].Name != "write_lat at 5000 ops/s" {
 		t.Errorf("latency series %+v: want one named by its rate", lat)
 	}
-	_, err = Charts(sides, ChartOptions{Kinds: []string{"load"}}, plot.Caption{})
+	_, err = Charts(context.Background(), sides, ChartOptions{Kinds: []string{"load"}}, plot.Caption{})
 	if err == nil || !strings.Contains(err.Error(), "load: no load curve in the documents: a latency-against-load chart needs a latency point run at two offered rates or more") {
 		t.Errorf("load chart asked for without a curve: %v", err)
 	}
-	charts, err := Charts(curveSides(t), ChartOptions{}, plot.Caption{})
+	charts, err := Charts(context.Background(), curveSides(t), ChartOptions{}, plot.Caption{})
 	if err != nil || len(charts["load"]) != 1 || charts["load"][0].Name != "load_write_lat_RC_poll_2B" {
 		t.Errorf("charts %v, %v: want a load chart", charts, err)
 	}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"cmp"
+	"fmt"
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"slices"
 	"strconv"
@@ -157,11 +158,30 @@ func union(a, b []string) []string {
 // distinct joins the distinct values of a field over documents, in the
 // order first found; "" when none has one.
 func distinct(docs []*Document, get func(*Document) string) string {
+	return strings.Join(distinctValues(docs, get), ", ")
+}
+
+// distinctValues are the distinct values of a field over documents, in the
+// order first found.
+func distinctValues(docs []*Document, get func(*Document) string) []string {
 	var vals []string
+	seen := map[string]bool{}
 	for _, d := range docs {
-		if v := get(d); v != "" && !slices.Contains(vals, v) {
+		if v := get(d); v != "" && !seen[v] {
+			seen[v] = true
 			vals = append(vals, v)
 		}
 	}
-	return strings.Join(vals, ", ")
+	return vals
+}
+
+// briefList joins up to briefMax values; more are shortened to the first
+// few, an ellipsis, the last and how many there are: "r0000, r0001,
+// r0002, …, r0899 (900 in all)".
+func briefList(vals []string) string {
+	const briefMax = 6
+	if len(vals) <= briefMax {
+		return strings.Join(vals, ", ")
+	}
+	return fmt.Sprintf("%s, …, %s (%d in all)", strings.Join(vals[:briefMax-3], ", "), vals[len(vals)-1], len(vals))
 }

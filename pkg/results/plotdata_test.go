@@ -177,3 +177,25 @@ func TestCaption(t *testing.T) {
 		t.Errorf("caption\n %+v\nwant\n %+v", c, want)
 	}
 }
+
+// TestCaptionOfManyLabels: a caption names a few of many labels and how
+// many there are, so that a chart of a thousand labels keeps its room.
+func TestCaptionOfManyLabels(t *testing.T) {
+	var docs []*Document
+	for i := range 1000 {
+		docs = append(docs, &Document{Label: fmt.Sprintf("r%04d", i)}, &Document{Label: fmt.Sprintf("r%04d", i)})
+	}
+	c := CaptionOf(docs)
+	if want := [2]string{"label", "r0000, r0001, r0002, …, r0999 (1000 in all)"}; len(c.Extra) != 1 || c.Extra[0] != want {
+		t.Errorf("caption extras %q, want %q", c.Extra, want)
+	}
+	for n, want := range map[int]string{0: "", 1: "a0", 6: "a0, a1, a2, a3, a4, a5", 7: "a0, a1, a2, …, a6 (7 in all)"} {
+		var vals []string
+		for i := range n {
+			vals = append(vals, fmt.Sprintf("a%d", i))
+		}
+		if got := briefList(vals); got != want {
+			t.Errorf("briefList(%d values) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -243,3 +243,26 @@ func rateTag(v string) string {
 	}
 	return "at " + v + " ops/s"
 }
+
+// Unmeasured says how many of the documents' results measured nothing
+// (status insufficient: no operation completed, no figure), with the
+// first one's reason, for a message that would otherwise say only that
+// there is nothing to compare or draw; "" when none did.
+func Unmeasured(docs []*Document) string {
+	n, of, why := 0, 0, ""
+	for _, d := range docs {
+		for _, r := range d.Results {
+			of++
+			if r.Status == StatusInsufficient {
+				if n == 0 {
+					why = r.Reason
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d results measured nothing (status insufficient: %s)", n, of, why)
+}

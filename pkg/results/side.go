@@ -27,14 +27,13 @@ func Groups(docs []*Document, order []string, opt Options) ([]*Group, error) {
 	if slices.ContainsFunc(docs, func(d *Document) bool { return d.Label == "" }) {
 		labels = append(labels, "")
 	}
-	var out []*Group
+	byLabel := map[string][]*Document{}
+	for _, d := range docs {
+		byLabel[d.Label] = append(byLabel[d.Label], d)
+	}
+	out := make([]*Group, 0, len(labels))
 	for _, l := range labels {
-		s := &Group{Label: l}
-		for _, d := range docs {
-			if d.Label == l {
-				s.Docs = append(s.Docs, d)
-			}
-		}
+		s := &Group{Label: l, Docs: byLabel[l]}
 		if s.Points, err = Pool(s.Docs, opt); err != nil {
 			return nil, err
 		}

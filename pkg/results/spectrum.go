@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"maps"
 	"strings"
 
@@ -91,8 +92,9 @@ type SpectrumChart struct {
 // order found, each with a curve per side that has the point (named by
 // the side's label, or by the point with a single unlabelled side). The
 // points of a load curve share one chart, a curve per offered rate and
-// one closed loop ("at 5000 ops/s", "closed loop").
-func Spectra(sides []*Group) ([]SpectrumChart, error) {
+// one closed loop ("at 5000 ops/s", "closed loop"). It stops when ctx
+// ends, with ctx's cause.
+func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 	var out []SpectrumChart
 	idx := map[Key]int{}
 	var all []*Point
@@ -101,6 +103,9 @@ func Spectra(sides []*Group) ([]SpectrumChart, error) {
 	}
 	vary := varying(all, nil)
 	for _, s := range sides {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		group := map[*Point]Key{}
 		for _, g := range loadGroups(s) {
 			for _, p := range g.open {

@@ -394,3 +394,14 @@ func (s Spec) echo(p *report.Params) {
 		p.PageBytes = s.pageBytes()
 	}
 }
+
+// NotReached is the result of a point the run stopped before measuring:
+// its parameters as asked, no figure, status partial with why. A document
+// cut short then lists every point it was asked for, so that no view reads
+// a shorter sweep as a complete one.
+func NotReached(s Spec, why string) *report.Result {
+	w, _ := Lookup(s.Workload)
+	res := &report.Result{Kind: w.Kind, Status: report.StatusPartial, Reason: why}
+	s.echo(&res.Params)
+	return res
+}

@@ -3,6 +3,7 @@
 package measure
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -135,11 +136,12 @@ func (f *Flags) Launch(getenv func(string) string, log io.Writer) (fabric.World,
 
 // WriteResults writes rank 0's results: the document's outputs, then the
 // heat maps into PlotDir (saying so on log). It returns sweepErr, the
-// sweep's own outcome, joined with their errors.
+// sweep's own outcome, joined with their errors. They are written even
+// after an interrupt: what was measured is in them.
 func (c *Config) WriteResults(doc *fabric.Document, sweepErr error, log io.Writer) error {
 	errs := []error{sweepErr, c.Output.Write(doc)}
 	if c.PlotDir != "" {
-		written, err := analysis.WriteCharts(c.PlotDir, heatmap.Charts(doc, log))
+		written, err := analysis.WriteCharts(context.Background(), c.PlotDir, heatmap.Charts(doc, log))
 		if err == nil {
 			fmt.Fprintf(log, "wrote %d heat maps (SVG and PNG) into %s\n", len(written)/2, c.PlotDir)
 		}

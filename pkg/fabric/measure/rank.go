@@ -125,13 +125,16 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		Recheck:  fabric.RecheckOptions{MaxPairs: cfg.OutlierPairs}}
 	if world.Rank == 0 {
 		sc.Progress = r.s.Log
-		rounds, _ := fabric.Schedule(cfg.Pattern, world.Size)
+		if cfg.Output.Save {
+			sc.PairsDir = cfg.Output.ResultsDir // a rank 0 that dies leaves its pairs there
+		}
+		plan, _ := fabric.PlanFor(cfg.Pattern, world.Size, cfg.PairTimeout)
 		kept := "full results"
 		if drop {
 			kept = "figures only"
 		}
 		fmt.Fprintf(r.s.Log, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s; keeping %s\n",
-			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, fabric.Plan(rounds, cfg.PairTimeout).Bound(), kept)
+			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, plan.Bound(), kept)
 	}
 	doc, err := sess.Sweep(ctx, sc)
 	if world.Rank != 0 {

@@ -73,9 +73,13 @@ func measureRun(t *testing.T, limit time.Duration, args ...string) runCost {
 		t.Fatal(err)
 	}
 	timer := time.AfterFunc(limit, func() { cmd.Process.Kill() })
+	hwm := make(chan float64)
+	stop := make(chan struct{})
+	go func() { hwm <- watchHWM(cmd.Process.Pid, stop) }()
 	err := cmd.Wait()
+	close(stop)
 	timer.Stop()
-	m := runCost{wall: time.Since(start), stderr: stderr.String()}
+	m := runCost{wall: time.Since(start), stderr: stderr.String(), rssMB: <-hwm}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		t.Fatalf("rdma-bench %s: killed (%v) after %v: no end within %v", strings.Join(args, " "), ws.Signal(), m.wall, limit)
 	}
@@ -84,10 +88,34 @@ func measureRun(t *testing.T, limit time.Duration, args ...string) runCost {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.rssMB = float64(ru.Maxrss) / 1024 // KiB on Linux
-	}
 	return m
+}
+
+// watchHWM reads the process's VmHWM (its peak resident memory, in MB)
+// every 5 ms until stop, and returns the last value read. The rusage of
+// wait4 will not do: os/exec starts the child in the parent's address
+// space (vfork), and at exec Linux folds that space's peak into the
+// child's ru_maxrss, so a test binary of 363 MB made every child "363 MB".
+func watchHWM(pid int, stop <-chan struct{}) float64 {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var peak float64
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				var kb float64
+				if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil && kb/1024 > peak {
+					peak = kb / 1024
+				}
+			}
+		}
+		select {
+		case <-stop:
+			return peak
+		case <-tick.C:
+		}
+	}
 }
 
 // TestScaleLabelledDirectories: compare, plot and report over directories

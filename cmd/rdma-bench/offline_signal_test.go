@@ -25,6 +25,7 @@ func offlineSignalCase(command, dir, in string) offlineOutput {
 		"compare": {[]string{"compare", "--output-file", filepath.Join(dir, "out.txt"), fixtures + "base.json", in}, filepath.Join(dir, "out.txt")},
 		"plot":    {[]string{"plot", "--dir", filepath.Join(dir, "plots"), in}, filepath.Join(dir, "plots")},
 		"report":  {[]string{"report", "-o", filepath.Join(dir, "report.html"), in}, filepath.Join(dir, "report.html")},
+		"history": {[]string{"history", "--output-file", filepath.Join(dir, "history.txt"), in}, filepath.Join(dir, "history.txt")},
 	}[command]
 }
 
@@ -37,6 +38,7 @@ func offlineSignalCase(command, dir, in string) offlineOutput {
 func TestCompareSignals(t *testing.T) { testOfflineSignals(t, "compare") }
 func TestPlotSignals(t *testing.T)    { testOfflineSignals(t, "plot") }
 func TestReportSignals(t *testing.T)  { testOfflineSignals(t, "report") }
+func TestHistorySignals(t *testing.T) { testOfflineSignals(t, "history") }
 
 func testOfflineSignals(t *testing.T, command string) {
 	skipInVM(t) // its 2 s bound is the host's

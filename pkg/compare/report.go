@@ -241,11 +241,14 @@ func (g GateRow) Cells() []string {
 
 // verdictCell is the verdict; an inconclusive one says what these runs
 // could decide: "inconclusive (decides <-7.7% or >+8.3%)", or "(too few
-// runs)" when nothing.
+// runs)" when nothing, "(one session a side)" when the sessions are too
+// few to measure their drift.
 func verdictCell(r Row) string {
 	switch {
 	case r.Verdict != Inconclusive:
 		return r.Verdict.String()
+	case r.Method == MethodOneSession:
+		return r.Verdict.String() + " (" + MethodOneSession + ")"
 	case math.IsInf(r.DetectableHiPct, 1):
 		return r.Verdict.String() + " (too few runs)"
 	}

@@ -6,18 +6,10 @@ slowdown level, real changes. Shares come with 95% Wilson intervals.
     python3 scripts/gate-proof/tables.py [results/gate-proof]
 """
 import glob, json, math, os, sys
+from verdicts import share, wilson
 from collections import defaultdict
 
 root = sys.argv[1] if len(sys.argv) > 1 else "results/gate-proof"
-
-def wilson(k, n, z=1.959964):
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 def share(k, n):
     lo, hi = wilson(k, n)

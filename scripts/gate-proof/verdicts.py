@@ -238,4 +238,5 @@ def main():
         compare_proof(a.bin, root)
         history_proof(a.bin, root)
 
-main()
+if __name__ == "__main__":
+    main()

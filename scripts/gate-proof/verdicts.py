@@ -11,7 +11,7 @@ trials with a step made of slowdown sessions.
 Shares come with 95% Wilson intervals. compare and history run on this host
 (they need no RDMA), on copies of the sessions in temporary directories.
 """
-import argparse, glob, json, math, os, random, shutil, subprocess, tempfile
+import argparse, datetime, glob, json, math, os, random, shutil, subprocess, tempfile
 from collections import defaultdict
 
 def wilson(k, n, z=1.959964):
@@ -183,12 +183,16 @@ def history_proof(binary, root, trials=20, seed=1):
     print("#### history: false changes and a 5% step\n")
     c, out, _ = run(binary, ["history", gather(steady), "-o", "json"])
     res = json.loads(out) if out.strip().startswith("{") else {"series": []}
-    steps = sum(len(x["steps"]) for x in res["series"])
+    steps = sum(len(x.get("steps") or []) for x in res["series"])
     series = len(res["series"])
     print(f"All {len(steady)} A/A sessions in time order, {series} series: {steps} steps found (exit {c}); "
           f"{100 * steps / max(1, series * len(steady)):.2f} false changes per 100 sessions of a series.\n")
     if not slow:
         return
+    a, b = session_p50s(steady), session_p50s(slow)
+    print(f"The step as measured: write_lat 64 B p50, median of the slowdown sessions' medians {median(b):.2f} us "
+          f"against the A/A sessions' {median(a):.2f} us: {100 * (median(b) / median(a) - 1):+.1f}% "
+          f"(A/A sessions' medians from {min(a):.2f} to {max(a):.2f} us).\n")
     rng = random.Random(seed)
     found, tried, delays = 0, 0, []
     for t in range(trials):
@@ -196,30 +200,44 @@ def history_proof(binary, root, trials=20, seed=1):
         start = rng.randint(0, len(steady) - k)
         before = steady[start:start + k]
         after = rng.sample(slow, min(3, len(slow)))
-        # The step's sessions follow the steady ones in time: their copies
-        # are dated after them, an hour apart.
+        # The step's sessions follow the steady ones in time: every copy is
+        # dated a day earlier (none in the future), the step's an hour
+        # apart after the last steady one.
         d = tempfile.mkdtemp()
         last = json.load(open(before[-1]))["started_at"]
-        for f in before:
-            shutil.copy(f, d)
-        for j, f in enumerate(after):
+        for i, f in enumerate(before + after):
             doc = json.load(open(f))
-            doc["started_at"] = shift(last, j + 1)
+            at = doc["started_at"] if i < len(before) else shift(last, i - len(before) + 1)
+            delta = datetime.datetime.fromisoformat(shift(at, -24).replace("Z", "+00:00")) - \
+                datetime.datetime.fromisoformat(doc["started_at"].replace("Z", "+00:00"))
+            doc["started_at"] = shift(doc["started_at"], 0, delta.total_seconds())
             for r in doc["results"]:
                 for run_ in r.get("runs", []):
-                    run_["started_at"] = shift(last, j + 1, 1)
-            json.dump(doc, open(os.path.join(d, f"step-{j}.json"), "w"))
-        c, out, _ = run(binary, ["history", d, "-o", "json", "--metrics", "lat.p50"])
+                    run_["started_at"] = shift(run_["started_at"], 0, delta.total_seconds())
+            json.dump(doc, open(os.path.join(d, f"{i:03d}.json"), "w"))
+        c, out, err = run(binary, ["history", d, "-o", "json", "--metrics", "lat.p50"])
+        if not out.strip().startswith("{"):
+            raise SystemExit(f"history {d}: exit {c}: {err}")
         res = json.loads(out)
         tried += 1
         hit = [x for x in res["series"] if x["point"].startswith("write_lat RC poll 64 B")
-               and any(abs(st["index"] - k) <= 1 and st["regression"] for st in x["steps"])]
+               and any(abs(st["index"] - k) <= 2 and st["regression"] for st in x.get("steps") or [])]
         found += bool(hit)
     print(f"write_lat 64 B, a 5% step (three slowdown sessions after 8 to 16 A/A sessions), {tried} trials: "
           f"the step found within three sessions of it {share(found, tried)}.\n")
 
+def session_p50s(files):
+    """Each session's median of its write_lat 64 B runs' p50."""
+    out = []
+    for f in files:
+        for r in json.load(open(f))["results"]:
+            if r.get("workload") == "write_lat" and r.get("size_bytes") == 64:
+                v = [x["latency_us"]["p50"] for x in r.get("runs", []) if x.get("latency_us", {}).get("p50")]
+                if v:
+                    out.append(median(v))
+    return out
+
 def shift(t, hours, seconds=0):
-    import datetime
     x = datetime.datetime.fromisoformat(t.replace("Z", "+00:00")) + datetime.timedelta(hours=hours, seconds=seconds)
     return x.isoformat().replace("+00:00", "Z")
 

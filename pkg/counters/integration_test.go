@@ -75,7 +75,14 @@ func TestLoopbackTraffic(t *testing.T) {
 		t.Run(fmt.Sprintf("%s_%s", c.tool, c.tr), func(t *testing.T) {
 			const ops = 200
 			args := []string{"-d", dev, "-n", strconv.Itoa(ops), "-s", strconv.FormatInt(c.size, 10),
-				"-t", "16", "-c", string(c.tr), "-p", strconv.Itoa(18600 + i)}
+				"-t", "16", "-c", string(c.tr), "-p", strconv.Itoa(18600 + i),
+				// -F: report even when perftest cannot time the CPU clock.
+				// Under QEMU's emulation its clock regression sometimes
+				// fits badly ("Correlation coefficient r^2: 0.82 < 0.9")
+				// and without -F it exits 1 after the traffic, "Can't
+				// produce a report"; this test reads the counters, not
+				// perftest's figures.
+				"-F"}
 			if gid >= 0 {
 				args = append(args, "-x", strconv.Itoa(gid))
 			}

@@ -106,9 +106,16 @@ func fabricByHand(t *testing.T, args []string) {
 	}
 	p1 := startProc(t, cleanEnv(), binary(t), args...)
 	p0 := startProc(t, cleanEnv(), binary(t), rank0...)
-	p0.wait(t, 5*time.Minute)
+	// The sweep's bound (2 rounds x --pair-timeout 1m) plus the
+	// re-measurement's (--outlier-time 5m) plus a minute to start and end;
+	// a quiet run takes about 30 s, one with a suspect up to 5 minutes
+	// more (CI's of 2026-11-28 was still re-measuring at 5 minutes).
+	p0.wait(t, 8*time.Minute)
 	p1.wait(t, time.Minute)
 	out := p0.stdout.String()
+	if !strings.Contains(p0.stderr.String(), "= 2m0s, then at most 5m0s re-measuring suspects; ") {
+		t.Errorf("rank 0's first line states no bound on the re-measurement:\n%s", p0.stderr.String())
+	}
 	if p0.code > 1 || p1.code != 0 || !strings.Contains(out, "write_lat.p50_us: rows measure") || !strings.Contains(out, "write_bw.bw_gbps: rows measure") {
 		t.Fatalf("rank 0: exit %d:\n%s%s\nrank 1: exit %d: %s", p0.code, out, p0.stderr.String(), p1.code, p1.stderr.String())
 	}

@@ -27,7 +27,8 @@ func TestFabricPlan1024(t *testing.T) {
 		// 1024*1023 ordered pairs, 2*(1024-1) rounds of 512, 2046*6s.
 		"pattern pairs, 1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x 6s = 3h24m36s",
 	}
-	if len(lines) != 6 || lines[0] != want[0] || lines[1] != want[1] || lines[5] != "... 2043 more rounds" {
+	if len(lines) != 7 || lines[0] != want[0] || lines[1] != want[1] || lines[5] != "... 2043 more rounds" ||
+		lines[6] != "then at most 5m0s re-measuring the suspects, if the sweep finds any (--outlier-time)" {
 		t.Fatalf("plan:\n%s", r.stdout)
 	}
 	var round1 []string
@@ -60,7 +61,8 @@ func TestFabricPlanUnderLauncher(t *testing.T) {
 	p.wait(t, 30*time.Second)
 	want := "per pair: 30s (--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate)\n" +
 		"pattern ring, 5 hosts: 3 rounds, 5 pairs (at most 2 a round), 3 x 30s = 1m30s\n" +
-		"round 1: 0->1 2->3\nround 2: 1->2 3->4\nround 3: 4->0\n"
+		"round 1: 0->1 2->3\nround 2: 1->2 3->4\nround 3: 4->0\n" +
+		"then at most 5m0s re-measuring the suspects, if the sweep finds any (--outlier-time)\n"
 	if p.code != 0 || p.stdout.String() != want {
 		t.Errorf("exit %d:\n%s\nwant:\n%s\n%s", p.code, p.stdout.String(), want, p.stderr.String())
 	}

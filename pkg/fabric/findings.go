@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
@@ -110,6 +111,9 @@ func writeSuspects(ew *errWriter, doc *Document, limit int) {
 	if c := doc.Recheck; c != nil {
 		how = fmt.Sprintf("each re-measured alternately with a reference pair (the median of the others) until a %s paired interval of the change from the reference decides, at most %d times",
 			compare.FormatConfidence(c.Confidence), c.MaxPairs)
+		if c.TimeNS > 0 { // documents before the time bound have none
+			how += fmt.Sprintf(" and %s in all", time.Duration(c.TimeNS))
+		}
 	}
 	var counts []string
 	for _, v := range verdictOrder {

@@ -16,6 +16,10 @@ const (
 	DefaultRecheckAlpha     = 0.01
 	DefaultRecheckLookEvery = 6
 	DefaultRecheckMaxPairs  = 24
+	// DefaultRecheckTime bounds the whole re-measurement: at a pair of
+	// two workloads and -D 5s (about 13 s a measurement, 26 s a pair), 24
+	// pairs of one suspect would take over 10 minutes.
+	DefaultRecheckTime = 5 * time.Minute
 )
 
 // RecheckOptions say how rank 0 re-measures the suspects after the sweep.
@@ -29,6 +33,11 @@ type RecheckOptions struct {
 	// measured once each) between two looks at a suspect; MaxPairs the
 	// most pairs a suspect gets (its last look is at MaxPairs).
 	LookEvery, MaxPairs int
+	// Time bounds the re-measurement of all the suspects: each suspect,
+	// in turn, gets an equal share of what is left of it, and stops
+	// before a pair that would overrun its share (judged by its last
+	// pair's time), undecided unless a look decided.
+	Time time.Duration
 }
 
 func (o RecheckOptions) resolved() RecheckOptions {
@@ -41,6 +50,9 @@ func (o RecheckOptions) resolved() RecheckOptions {
 	if o.MaxPairs == 0 {
 		o.MaxPairs = DefaultRecheckMaxPairs
 	}
+	if o.Time == 0 {
+		o.Time = DefaultRecheckTime
+	}
 	return o
 }
 
@@ -52,6 +64,8 @@ func (o RecheckOptions) check() error {
 		return fmt.Errorf("re-measurement: %d pairs between looks: want at least 2", o.LookEvery)
 	case o.MaxPairs < o.LookEvery || o.MaxPairs > 1000:
 		return fmt.Errorf("re-measurement: at most %d pairs a suspect: want %d (a look) to 1000", o.MaxPairs, o.LookEvery)
+	case o.Time < time.Second:
+		return fmt.Errorf("re-measurement: at most %s in all: want at least 1s", o.Time)
 	}
 	if err := (compare.Plan{Alpha: o.Alpha, Rows: 1, Looks: 1}).Check(); err != nil {
 		return fmt.Errorf("re-measurement: %w", err)
@@ -69,6 +83,8 @@ type RecheckSettings struct {
 	Alpha     float64 `json:"alpha"`
 	LookEvery int     `json:"look_every"`
 	MaxPairs  int     `json:"max_pairs"`
+	// TimeNS bounds the whole re-measurement (RecheckOptions.Time).
+	TimeNS int64 `json:"time_ns"`
 	// Looks is the most looks at a suspect.
 	Looks int `json:"looks"`
 	// Confidence is the two-sided confidence of every interval: Alpha
@@ -92,6 +108,12 @@ type Recheck struct {
 	SuspectFirst []bool    `json:"suspect_first"`
 	// Looks is the number of looks taken.
 	Looks int `json:"looks"`
+	// ElapsedNS is how long the re-measurement took; ShareNS the time
+	// it was given (its share of RecheckOptions.Time); TimeUp says that
+	// the share ran out before a decision and before MaxPairs.
+	ElapsedNS int64 `json:"elapsed_ns"`
+	ShareNS   int64 `json:"share_ns"`
+	TimeUp    bool  `json:"time_up,omitempty"`
 	// The change from the reference to the suspect, in percent, at the
 	// last look (+10: the suspect's figures are 10% larger); LoPct and
 	// HiPct are infinite when the pairs are too few for the confidence.
@@ -140,11 +162,12 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 	o := sw.cfg.Recheck.resolved()
 	plan := o.plan(len(sw.doc.Suspects))
 	sw.doc.Recheck = &RecheckSettings{Alpha: o.Alpha, LookEvery: o.LookEvery, MaxPairs: o.MaxPairs,
-		Looks: plan.Looks, Confidence: plan.Confidence()}
+		TimeNS: o.Time.Nanoseconds(), Looks: plan.Looks, Confidence: plan.Confidence()}
 	if w := sw.cfg.Progress; w != nil {
-		fmt.Fprintf(w, "re-measuring %s, each alternately with its reference pair, one pair at a time, at most %d times each\n",
-			plural(len(sw.doc.Suspects), "suspect"), o.MaxPairs)
+		fmt.Fprintf(w, "re-measuring %s, each alternately with its reference pair, one pair at a time, at most %d times each and %s in all\n",
+			plural(len(sw.doc.Suspects), "suspect"), o.MaxPairs, o.Time)
 	}
+	deadline := time.Now().Add(o.Time)
 	for i := range sw.doc.Suspects {
 		s := &sw.doc.Suspects[i]
 		dir, err := sw.cfg.Outliers.direction(s.Metric)
@@ -153,7 +176,8 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 		}
 		th := compare.Threshold{Metric: compare.Metric{Name: s.Metric, HigherIsBetter: dir == HigherIsBetter},
 			LimitPct: sw.doc.ThresholdPct}
-		if err := sw.recheckOne(ctx, s, th, o, plan, &num); err != nil {
+		share := time.Until(deadline) / time.Duration(len(sw.doc.Suspects)-i)
+		if err := sw.recheckOne(ctx, s, th, o, plan, share, &num); err != nil {
 			return err
 		}
 		if w := sw.cfg.Progress; w != nil {
@@ -165,14 +189,24 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 
 // recheckOne re-measures one suspect: pairs of the suspect and the
 // reference, the suspect first in odd pairs, a look every o.LookEvery
-// pairs, until a look decides or o.MaxPairs. A pair that fails ends it
-// with a last look at the pairs so far (still within the plan's looks).
-func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Threshold, o RecheckOptions, plan compare.Plan, num *int) error {
-	r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1))}
+// pairs, until a look decides or o.MaxPairs, or until the next pair would
+// overrun share (judged by the last pair's time; the first pair is always
+// measured). A pair that fails, or the time running out, ends it with a
+// last look at the pairs so far (still within the plan's looks).
+func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Threshold, o RecheckOptions, plan compare.Plan, share time.Duration, num *int) error {
+	r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1)), ShareNS: share.Nanoseconds()}
 	s.Recheck = r
+	began := time.Now()
+	defer func() { r.ElapsedNS = time.Since(began).Nanoseconds() }()
 	sus, ref := Pair{Src: s.Src.Rank, Dst: s.Dst.Rank}, Pair{Src: s.Reference.Src.Rank, Dst: s.Reference.Dst.Rank}
-	looked := 0 // pairs at the last look
+	looked := 0            // pairs at the last look
+	var last time.Duration // the last pair's time
 	for n := 1; n <= o.MaxPairs && r.Error == ""; n++ {
+		if n > 1 && time.Since(began)+last > share {
+			r.TimeUp = true
+			break
+		}
+		pairBegan := time.Now()
 		first := n%2 == 1
 		order := [2]Pair{sus, ref}
 		if !first {
@@ -202,6 +236,7 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 		r.Suspect, r.Reference = append(r.Suspect, got[0]), append(r.Reference, got[1])
 		r.SuspectFirst = append(r.SuspectFirst, first)
 		r.Pairs = n
+		last = time.Since(pairBegan)
 		if n%o.LookEvery == 0 || n == o.MaxPairs {
 			r.look(th, plan.Confidence())
 			looked = n
@@ -211,7 +246,7 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 		}
 	}
 	if r.Pairs > looked {
-		r.look(th, plan.Confidence()) // a failed pair ended it: the pairs since the last look
+		r.look(th, plan.Confidence()) // a failed pair or the time ended it: the pairs since the last look
 	}
 	return nil
 }
@@ -260,6 +295,9 @@ func recheckText(s *Suspect) string {
 		return "not re-measured"
 	}
 	t := fmt.Sprintf("re-measured %s beside %d->%d", times(r.Pairs), s.Reference.Src.Rank, s.Reference.Dst.Rank)
+	if r.TimeUp {
+		t += fmt.Sprintf(" until its %s share of the time ran out", time.Duration(r.ShareNS).Round(100*time.Millisecond))
+	}
 	if r.Looks > 0 {
 		t += ": " + compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
 	}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
@@ -72,10 +75,10 @@ func checkRechecks(t *testing.T, doc *Document) {
 				t.Errorf("%s %d->%d: pair %d suspect first %v", s.Metric, s.Src.Rank, s.Dst.Rank, i+1, first)
 			}
 		}
-		if r.Error == "" && (r.Pairs%c.LookEvery != 0 && r.Pairs != c.MaxPairs || r.Looks != (r.Pairs+c.LookEvery-1)/c.LookEvery) {
+		if r.Error == "" && (r.Pairs%c.LookEvery != 0 && r.Pairs != c.MaxPairs && !r.TimeUp || r.Looks != (r.Pairs+c.LookEvery-1)/c.LookEvery) {
 			t.Errorf("%s %d->%d: %d looks at %d pairs", s.Metric, s.Src.Rank, s.Dst.Rank, r.Looks, r.Pairs)
 		}
-		if r.Decision == compare.Undecided && r.Error == "" && r.Pairs != c.MaxPairs {
+		if r.Decision == compare.Undecided && r.Error == "" && r.Pairs != c.MaxPairs && !r.TimeUp {
 			t.Errorf("%s %d->%d: undecided after %d of %d pairs", s.Metric, s.Src.Rank, s.Dst.Rank, r.Pairs, c.MaxPairs)
 		}
 	}
@@ -251,15 +254,84 @@ func TestRecheckUndecided(t *testing.T) {
 		t.Error("exit status 1 for undecided suspects")
 	}
 	text := findings(t, doc)
-	if !strings.Contains(text, "at most 10 times: 0 outliers, 2 undecided\n") || !strings.Contains(text, "  undecided: bw_gbps: rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): ") ||
+	if !strings.Contains(text, "at most 10 times and 5m0s in all: 0 outliers, 2 undecided\n") || !strings.Contains(text, "  undecided: bw_gbps: rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): ") ||
 		!strings.Contains(text, "re-measured 10 times beside ") {
 		t.Errorf("findings:\n%s", text)
 	}
 	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
-	if len(lines) != 6+1+2 || lines[6] != "re-measuring 2 suspects, each alternately with its reference pair, one pair at a time, at most 10 times each" ||
+	if len(lines) != 6+1+2 || lines[6] != "re-measuring 2 suspects, each alternately with its reference pair, one pair at a time, at most 10 times each and 5m0s in all" ||
 		!strings.HasPrefix(lines[7], "suspect 1 of 2: bw_gbps 1->2: re-measured 10 times beside ") || !strings.Contains(lines[8], ": undecided; ") {
 		t.Errorf("progress:\n%s", progress.String())
 	}
+}
+
+// TestRecheckTimeUp: the same swinging pair, each measurement slowed to
+// 40 ms and the re-measurement given 1s in all: each of the two suspects
+// gets its share (the first half, the second what is left), stops before
+// a pair that would overrun it, undecided with its share said, and the
+// whole re-measurement ends near the bound, not after the most pairs.
+func TestRecheckTimeUp(t *testing.T) {
+	w := newWorld(t, 4)
+	w.cfg.Recheck = RecheckOptions{LookEvery: 4, MaxPairs: 100, Time: time.Second}
+	w.measurers[1].factor = func(peer, n int) float64 {
+		if peer == 2 && n%2 == 0 {
+			return 0.7
+		} else if peer == 2 {
+			return 1.6
+		}
+		return 1
+	}
+	var rechecking atomic.Bool
+	for _, m := range w.measurers {
+		m.hook = func(_ context.Context, _ int, role string, _ int) error {
+			if role == roleMeasure && rechecking.Load() {
+				time.Sleep(40 * time.Millisecond)
+			}
+			return nil
+		}
+	}
+	var progress strings.Builder
+	w.cfg.Progress = progressHook{&progress, func(line string) {
+		if strings.HasPrefix(line, "re-measuring ") {
+			rechecking.Store(true)
+		}
+	}}
+	began := time.Now()
+	doc := runRecheck(t, w)
+	checkRechecks(t, doc)
+	if c := doc.Recheck; c.TimeNS != time.Second.Nanoseconds() {
+		t.Errorf("settings %+v", c)
+	}
+	var spent time.Duration
+	for i := range doc.Suspects {
+		s := &doc.Suspects[i]
+		r := s.Recheck
+		spent += time.Duration(r.ElapsedNS)
+		if !r.TimeUp || r.Decision != compare.Undecided || r.Pairs < 2 || r.Pairs >= 100 || time.Duration(r.ElapsedNS) > time.Duration(r.ShareNS) {
+			t.Errorf("suspect %d: time up %v, %s after %d pairs in %s of a %s share", i+1, r.TimeUp, s.Finding(), r.Pairs,
+				time.Duration(r.ElapsedNS), time.Duration(r.ShareNS))
+		}
+		if !strings.Contains(recheckText(s), " share of the time ran out") {
+			t.Errorf("suspect %d: %s", i+1, recheckText(s))
+		}
+	}
+	if spent > time.Second {
+		t.Errorf("re-measured for %s of a 1s bound (the whole run %s)", spent, time.Since(began))
+	}
+	if text := findings(t, doc); !strings.Contains(text, "at most 100 times and 1s in all: 0 outliers, 2 undecided\n") {
+		t.Errorf("findings:\n%s", text)
+	}
+}
+
+// progressHook is a progress writer that also calls line with each write.
+type progressHook struct {
+	w    io.Writer
+	line func(string)
+}
+
+func (p progressHook) Write(b []byte) (int, error) {
+	p.line(string(b))
+	return p.w.Write(b)
 }
 
 // TestRecheckPairFails: the suspect's third re-measurement fails: its
@@ -305,6 +377,7 @@ func TestRecheckOptionsChecked(t *testing.T) {
 	}{
 		{func(c *SweepConfig) { c.Recheck.MaxPairs = 3 }, "re-measurement: at most 3 pairs a suspect: want 6 (a look) to 1000"},
 		{func(c *SweepConfig) { c.Recheck.LookEvery = 1 }, "re-measurement: 1 pairs between looks: want at least 2"},
+		{func(c *SweepConfig) { c.Recheck.Time = time.Millisecond }, "re-measurement: at most 1ms in all: want at least 1s"},
 		{func(c *SweepConfig) { c.Recheck.Alpha = 0.7 }, "re-measurement: false-alarm rate 0.7: want a value between 0 and 0.5"},
 		{func(c *SweepConfig) { c.Outliers.ThresholdPct = -5 }, "outlier threshold -5%: want a percentage above 0 such as 20"},
 	} {

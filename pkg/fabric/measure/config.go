@@ -32,8 +32,10 @@ type Config struct {
 	Pattern string
 	// ThresholdPct makes a pair a suspect (fabric.OutlierOptions).
 	ThresholdPct float64
-	// OutlierPairs is the most re-measurements of a suspect.
+	// OutlierPairs is the most re-measurements of a suspect, OutlierTime
+	// the most time re-measuring all of them.
 	OutlierPairs int
+	OutlierTime  time.Duration
 	// PairTimeout is the most one pair's measurement may take.
 	PairTimeout time.Duration
 	// PairTime is the time a plan counts for a pair (0: estimated).
@@ -119,7 +121,7 @@ func (c *Config) Check() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"--pair-timeout", c.PairTimeout}, {"--rendezvous-timeout", c.RendezvousTimeout}} {
+	}{{"--pair-timeout", c.PairTimeout}, {"--rendezvous-timeout", c.RendezvousTimeout}, {"--outlier-time", c.OutlierTime}} {
 		if d.v < time.Second {
 			return fmt.Errorf("%s %s: want at least 1s, such as 60s", d.name, d.v)
 		}
@@ -160,6 +162,7 @@ func (c *Config) Params(specs []workloads.Spec) (map[string]string, error) {
 		"pair_timeout":  c.PairTimeout.String(),
 		"threshold":     strconv.FormatFloat(c.ThresholdPct, 'g', -1, 64) + "%",
 		"outlier_pairs": strconv.Itoa(c.OutlierPairs),
+		"outlier_time":  c.OutlierTime.String(),
 		"figures_only":  strconv.FormatBool(c.FiguresOnly),
 	}
 	for _, sp := range specs {

@@ -17,7 +17,7 @@ import (
 // config is a valid configuration of tcp_lat and tcp_bw.
 func config() *Config {
 	return &Config{Workloads: []string{"tcp_lat", "tcp_bw"}, Pattern: fabric.PatternPairs, ThresholdPct: 20,
-		OutlierPairs: fabric.DefaultRecheckMaxPairs, PairTimeout: time.Minute, RendezvousTimeout: time.Minute,
+		OutlierPairs: fabric.DefaultRecheckMaxPairs, OutlierTime: fabric.DefaultRecheckTime, PairTimeout: time.Minute, RendezvousTimeout: time.Minute,
 		Coordinator: "node-0:18600", Output: fabric.Output{Format: "table"}}
 }
 
@@ -46,6 +46,7 @@ func TestConfigCheck(t *testing.T) {
 		"--outlier-pairs 6: want 12 to 1000":     func(c *Config) { c.OutlierPairs = 6 },
 		"--pair-timeout 500ms: want at least 1s": func(c *Config) { c.PairTimeout = 500 * time.Millisecond },
 		"--rendezvous-timeout 0s: want":          func(c *Config) { c.RendezvousTimeout = 0 },
+		"--outlier-time 100ms: want at least 1s": func(c *Config) { c.OutlierTime = 100 * time.Millisecond },
 		"--pair-time -1s: want a positive":       func(c *Config) { c.PairTime = -time.Second },
 		`-o "csv": want table or json`:           func(c *Config) { c.Output.Format = "csv" },
 		`--coordinator "node-0": want HOST:PORT`: func(c *Config) { c.Coordinator = "node-0" },

@@ -45,6 +45,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.DurationVar(&c.PairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
 	fs.Float64Var(&c.ThresholdPct, "threshold", fabric.DefaultThresholdPct, "a pair is a suspect when worse than the median of its metric by more than this percentage in the sweep, an outlier when its re-measurement confirms it")
 	fs.IntVar(&c.OutlierPairs, "outlier-pairs", fabric.DefaultRecheckMaxPairs, fmt.Sprintf("the most times a suspect is re-measured alternately with the median pair (%d to 1000; a look every %d)", MinOutlierPairs, fabric.DefaultRecheckLookEvery))
+	fs.DurationVar(&c.OutlierTime, "outlier-time", fabric.DefaultRecheckTime, "the most time re-measuring all the suspects takes: each gets an equal share of what is left, and one whose share runs out is undecided")
 	fs.DurationVar(&c.PairTimeout, "pair-timeout", fabric.DefaultPairTimeout, "the most one pair's measurement (every workload) may take")
 	fs.IntVar(&f.Rank, "rank", 0, "this process's rank, 0..world size-1 (without a launcher)")
 	fs.IntVar(&f.Size, "world-size", 0, fmt.Sprintf("the number of processes, 2 to %d (without a launcher, or in a Kubernetes Indexed Job)", fabric.MaxWorldSize))

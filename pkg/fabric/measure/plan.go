@@ -36,5 +36,11 @@ func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric
 	if err != nil {
 		return inputerr.Wrap(err)
 	}
-	return fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration))
+	if err := fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration)); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "then at most %s re-measuring the suspects, if the sweep finds any (--outlier-time)\n", c.OutlierTime); err != nil {
+		return fmt.Errorf("write plan: %w", err)
+	}
+	return nil
 }

@@ -221,20 +221,25 @@ func TestRecheckSmallSlowdown(t *testing.T) {
 	}
 }
 
+// swinging is a factor for fakeMeasurer: pair 1->2 (measured by rank 1)
+// 1.6x on odd measurements, 0.7x on even ones, every other pair alike.
+func swinging(peer, n int) float64 {
+	switch {
+	case peer == 2 && n%2 == 0:
+		return 0.7
+	case peer == 2:
+		return 1.6
+	}
+	return 1
+}
+
 // TestRecheckUndecided: pair 1->2 swings between 0.7x and 1.6x from one
 // measurement to the next: after the most pairs it is undecided, neither
 // an outlier nor cleared, and the exit status is 0.
 func TestRecheckUndecided(t *testing.T) {
 	w := newWorld(t, 4)
 	w.cfg.Recheck = RecheckOptions{LookEvery: 4, MaxPairs: 10}
-	w.measurers[1].factor = func(peer, n int) float64 {
-		if peer == 2 && n%2 == 0 {
-			return 0.7
-		} else if peer == 2 {
-			return 1.6
-		}
-		return 1
-	}
+	w.measurers[1].factor = swinging
 	var progress strings.Builder
 	w.cfg.Progress = &progress
 	doc := runRecheck(t, w)
@@ -273,14 +278,7 @@ func TestRecheckUndecided(t *testing.T) {
 func TestRecheckTimeUp(t *testing.T) {
 	w := newWorld(t, 4)
 	w.cfg.Recheck = RecheckOptions{LookEvery: 4, MaxPairs: 100, Time: time.Second}
-	w.measurers[1].factor = func(peer, n int) float64 {
-		if peer == 2 && n%2 == 0 {
-			return 0.7
-		} else if peer == 2 {
-			return 1.6
-		}
-		return 1
-	}
+	w.measurers[1].factor = swinging
 	var rechecking atomic.Bool
 	for _, m := range w.measurers {
 		m.hook = func(_ context.Context, _ int, role string, _ int) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +26,21 @@ func readFabricJSON(t *testing.T, b []byte) *fabricJSON {
 		t.Fatalf("rank 0's document: %v\n%s", err, b)
 	}
 	return &d
+}
+
+// readSavedFabric reads the one fabric document --save wrote into dir; more
+// says what else to show when there is not exactly one.
+func readSavedFabric(t *testing.T, dir, more string) *fabricJSON {
+	t.Helper()
+	saved := savedFabric(dir)
+	if len(saved) != 1 {
+		t.Fatalf("saved %v, want one document %s", saved, more)
+	}
+	b, err := os.ReadFile(saved[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readFabricJSON(t, b)
 }
 
 // wantSuspects recomputes, apart from pkg/fabric, which measured pairs

@@ -34,15 +34,7 @@ func TestFabricInterrupted(t *testing.T) {
 			t.Errorf("rank %d: exit 0 after rank 0 stopped", i+1)
 		}
 	}
-	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
-	if len(saved) != 1 {
-		t.Fatalf("saved %v, want one document", saved)
-	}
-	b, err := os.ReadFile(saved[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := readFabricJSON(t, b)
+	d := readSavedFabric(t, dir, "")
 	if d.Status != "partial" || !strings.Contains(d.Reason, "terminated received") || len(d.Pairs) < 2 || len(d.Pairs) >= 6 || !d.Partial() {
 		t.Errorf("status %q, reason %q, %d pairs", d.Status, d.Reason, len(d.Pairs))
 	}

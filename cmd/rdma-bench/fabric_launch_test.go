@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -50,15 +49,7 @@ func launcher(t *testing.T, name string) string {
 func checkLaunched(t *testing.T, code int, stdout, stderr, dir, launcher, method string) *fabricJSON {
 	t.Helper()
 	t.Logf("rank 0's table:\n%s", stdout)
-	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
-	if len(saved) != 1 {
-		t.Fatalf("exit %d, saved %v, want one document:\n%s\n%s", code, saved, stdout, stderr)
-	}
-	b, err := os.ReadFile(saved[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := readFabricJSON(t, b)
+	d := readSavedFabric(t, dir, "(exit "+strconv.Itoa(code)+"):\n"+stdout+"\n"+stderr)
 	if d.Launcher != launcher || d.Rendezvous != method || d.World.Size != 4 || len(d.Members) != 4 || len(d.Pairs) != 12 {
 		t.Fatalf("launcher %q via %q, world %+v, %d members, %d pairs; want %s via %s, 4 and 12",
 			d.Launcher, d.Rendezvous, d.World, len(d.Members), len(d.Pairs), launcher, method)
@@ -180,15 +171,7 @@ func TestFabricRankKilled(t *testing.T) {
 	if rank0.code != 1 || !strings.Contains(rank0.stderr.String(), "4 of 12 pairs failed") {
 		t.Errorf("rank 0: exit %d, want 1 and 4 of 12 pairs failed", rank0.code)
 	}
-	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
-	if len(saved) != 1 {
-		t.Fatalf("saved %v", saved)
-	}
-	b, err := os.ReadFile(saved[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := readFabricJSON(t, b)
+	d := readSavedFabric(t, dir, "")
 	for _, p := range d.Pairs {
 		lost := p.Round >= 3 && (p.Src == 3 || p.Dst == 3)
 		switch {

@@ -34,18 +34,10 @@ func TestFabricTCPSweep(t *testing.T) {
 			t.Errorf("rank %d: exit %d, printed %q %q", i+1, p.code, p.stdout.String(), p.stderr.String())
 		}
 	}
-	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
-	if len(saved) != 1 {
-		t.Fatalf("saved %v, want one document", saved)
-	}
-	b, err := os.ReadFile(saved[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := readFabricJSON(t, b)
+	d := readSavedFabric(t, dir, "")
 	if d.World.Size != 3 || d.Launcher != "manual" || d.Rendezvous != "coordinator" || len(d.Members) != 3 ||
 		d.Schedule.Pattern != "pairs" || d.Schedule.Pairs != 6 || len(d.Pairs) != 6 || len(d.Failed()) != 0 {
-		t.Fatalf("document: %s", b)
+		t.Fatalf("document: %+v", d.Document)
 	}
 	checkPairResults(t, d, "tcp_lat", "tcp_bw")
 	checkFigures(t, d, []string{"tcp_lat.p50_us", "tcp_lat.p99_us", "tcp_bw.bw_gbps", "tcp_bw.msg_rate_mpps"})

@@ -60,6 +60,10 @@ type Document struct {
 	Params map[string]string `json:"params,omitempty"`
 	// Schedule is the pattern and its size; each pair names its round.
 	Schedule ScheduleInfo `json:"schedule"`
+	// Probe marks a probe pass (SweepConfig.Probe): each pair connected
+	// and made one round trip of each workload; its figures are single
+	// samples, compared with nothing, and no pair is a suspect.
+	Probe bool `json:"probe,omitempty"`
 	// PairTimeoutNS bounds one pair's measurement.
 	PairTimeoutNS int64 `json:"pair_timeout_ns"`
 	// StartedAt and FinishedAt bound the sweep.

@@ -72,6 +72,10 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		if doc.Partial() {
 			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
 		}
+		if doc.Probe {
+			ew.printf("no failed pair: %s probed%s\n", plural(doc.PairCount(), "pair"), partial)
+			return ew.done("write findings")
+		}
 		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial)
 		return ew.done("write findings")
 	}

@@ -71,6 +71,18 @@ func perform(ctx context.Context, m Measurer, members []Member, a *assignMsg, pa
 	return d
 }
 
+// errAbandoned is why a server stopped when rank 0 said its pair's
+// measuring side had failed (msgAbandon).
+var errAbandoned = errors.New("stopped serving: the measuring side had failed")
+
+// abandoned says, in a stopped server's report, why it stopped; a server
+// that was done without an error keeps its report.
+func abandoned(d *doneMsg) {
+	if d.Error != "" {
+		d.Error = errAbandoned.Error()
+	}
+}
+
 // encodeResult puts res into d, refusing figures JSON cannot carry.
 func encodeResult(d *doneMsg, res PairResult) error {
 	for k, v := range res.Figures {

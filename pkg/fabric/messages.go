@@ -12,8 +12,14 @@ import "encoding/json"
 //	                       <--  welcome{members}    (every rank registered)
 //	                       <--  start{...}          (Session.Sweep)
 //	                       <--  assign{round, role, peer}
+//	                       <--  abandon{round}      (a server whose measuring side failed)
 //	done{round, ...}       -->                      (one assign/done per round)
 //	                       <--  finish
+//
+// Rank 0 sends abandon to the serving rank of a pair as soon as the
+// measuring rank reports a failure, so that the server stops waiting for
+// a client that will not come rather than waiting out the pair's time; a
+// server that was done already ignores it.
 //
 // The suspects' re-measurements (recheck.go) are more rounds of the same
 // assign and done, numbered after the schedule's, each of one pair: the
@@ -31,6 +37,7 @@ const (
 	msgStart     = "start"
 	msgAssign    = "assign"
 	msgDone      = "done"
+	msgAbandon   = "abandon"
 	msgFinish    = "finish"
 	msgError     = "error"
 )

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
@@ -169,6 +170,11 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 		}
 		ew.printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
 	}
+	if doc.Probe {
+		ew.printf("\nprobe: each pair connected and made one round trip of %s; no matrix (one sample a pair is no figure to compare)\n",
+			strings.Join(doc.Workloads, ", "))
+		metrics = nil
+	}
 	for _, metric := range metrics {
 		what, unit := DescribeMetric(metric)
 		ew.printf("\n%s [%s]\n", what, unit)
@@ -204,6 +210,9 @@ func PartialReason(doc *Document) string {
 func Summary(doc *Document) string {
 	msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
 		doc.FailedCount(), doc.PairCount(), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
+	if doc.Probe {
+		msg = fmt.Sprintf("%d of %d pairs failed the probe", doc.FailedCount(), doc.PairCount())
+	}
 	if n := len(doc.FailedRechecks()); n > 0 {
 		msg += fmt.Sprintf(", %d re-measurements failed", n)
 	}

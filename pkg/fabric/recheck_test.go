@@ -355,7 +355,7 @@ func TestRecheckPairFails(t *testing.T) {
 	}
 	s := doc.Suspects[0]
 	if r := s.Recheck; r.Pairs != 2 || r.Looks != 1 || r.Decision != compare.Undecided ||
-		!strings.HasPrefix(r.Error, "1->2: measure on rank 1 (host-1): cable cut; serve on rank 2 (host-2): accept: ") {
+		!strings.HasPrefix(r.Error, "1->2: measure on rank 1 (host-1): cable cut; serve on rank 2 (host-2): stopped serving: the measuring side had failed") {
 		t.Errorf("recheck %+v", r)
 	}
 	if ExitStatus(doc) != 1 {

@@ -44,6 +44,10 @@ type SweepConfig struct {
 	// 0 then re-measures each as Recheck says (see Recheck).
 	Outliers OutlierOptions
 	Recheck  RecheckOptions
+	// Probe makes the sweep a probe pass: the Measurer measures one
+	// iteration a workload (the caller sets that up), and rank 0 looks
+	// for no suspects; the document is marked Probe.
+	Probe bool
 }
 
 // Sweep measures the schedule's pairs round by round, in lockstep through
@@ -120,6 +124,8 @@ func (s *Session) sweepWorker(ctx context.Context, cfg SweepConfig) error {
 			if err := l.send(ctx, &message{Type: msgDone, Done: d}, s.cfg.IOTimeout); err != nil {
 				return err
 			}
+		case m.Type == msgAbandon:
+			continue // this rank's serving ended before rank 0's word came
 		case m.Type == msgFinish:
 			return nil
 		case m.Type == msgError:
@@ -161,6 +167,9 @@ func performWatched(ctx context.Context, l *link, m Measurer, members []Member, 
 		return d, nil
 	case h.err != nil:
 		return nil, fmt.Errorf("lost rank 0 during round %d: %w", a.Round, h.err)
+	case h.m.Type == msgAbandon && h.m.Assign != nil && h.m.Assign.Round == a.Round:
+		abandoned(d)
+		return d, nil
 	case h.m.Type == msgError:
 		return nil, fmt.Errorf("rank 0 stopped the sweep: %s", h.m.Error)
 	}

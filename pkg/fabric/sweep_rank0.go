@@ -53,7 +53,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	sw.doc = &Document{
 		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
-		Schedule:      ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs},
+		Schedule: ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs}, Probe: cfg.Probe,
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,
 		log: log,
 	}
@@ -89,7 +89,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 // its suspects (whether re-measured or not).
 func (sw *sweeper) abort(ctx context.Context, err error, where string) (*Document, error) {
 	sw.broadcast(&message{Type: msgError, Error: "rank 0 stopped: " + err.Error()})
-	if sw.doc.Suspects == nil {
+	if sw.doc.Suspects == nil && !sw.doc.Probe {
 		_ = sw.findSuspects() // the options were checked; a metric without a unit has none
 	}
 	why := err
@@ -161,6 +161,8 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 	reports := make([]*doneMsg, n)
 	waiting := make([]bool, n)
 	pending := 0
+	lctx, stopLocal := context.WithCancelCause(ctx) // rank 0's own part
+	defer stopLocal(nil)
 	for r := range n {
 		if !sw.alive[r] {
 			continue
@@ -170,7 +172,7 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 			a = &assignMsg{Round: num, Role: roleIdle, Peer: -1}
 		}
 		if r == 0 {
-			go sw.local(ctx, a)
+			go sw.local(lctx, a)
 		} else if err := sw.s.links[r].send(ctx, &message{Type: msgAssign, Assign: a}, sw.s.cfg.IOTimeout); err != nil {
 			if ctx.Err() != nil {
 				return outs, ctx.Err()
@@ -203,6 +205,9 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 				sw.depart(r, num, fmt.Sprintf("protocol error: sent %q in round %d", ev.msg.Type, num))
 			default:
 				reports[r] = ev.msg.Done
+				if a := roles[r]; a != nil && a.Role == roleMeasure && ev.msg.Done.Error != "" && waiting[a.Peer] {
+					sw.abandon(ctx, num, a.Peer, stopLocal)
+				}
 			}
 			waiting[r] = false
 			pending--
@@ -229,9 +234,23 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 	return outs, nil
 }
 
+// abandon tells the serving rank r of round num that its measuring side
+// failed (msgAbandon), or stops rank 0's own serving. A send that fails
+// is left to the rank's reader, which then reports the link down.
+func (sw *sweeper) abandon(ctx context.Context, num, r int, stopLocal context.CancelCauseFunc) {
+	if r == 0 {
+		stopLocal(errAbandoned)
+		return
+	}
+	_ = sw.s.links[r].send(ctx, &message{Type: msgAbandon, Assign: &assignMsg{Round: num, Role: roleServe}}, sw.s.cfg.IOTimeout)
+}
+
 // local runs rank 0's own part of a round.
 func (sw *sweeper) local(ctx context.Context, a *assignMsg) {
 	d := perform(ctx, sw.cfg.Measurer, sw.s.Members, a, sw.cfg.PairTimeout)
+	if context.Cause(ctx) == errAbandoned {
+		abandoned(d)
+	}
 	if sw.cfg.DropResults {
 		d.Result = nil
 	}

@@ -50,6 +50,9 @@ type Config struct {
 	Advertise string
 	// FiguresOnly keeps each pair's headline figures only.
 	FiguresOnly bool
+	// Probe makes the run a probe pass (fabric.SweepConfig.Probe): one
+	// iteration a workload, no warm-up, no suspects.
+	Probe bool
 	// Output is what rank 0 writes, PlotDir where it draws the heat maps
 	// ("": none).
 	Output  fabric.Output
@@ -164,6 +167,7 @@ func (c *Config) Params(specs []workloads.Spec) (map[string]string, error) {
 		"outlier_pairs": strconv.Itoa(c.OutlierPairs),
 		"outlier_time":  c.OutlierTime.String(),
 		"figures_only":  strconv.FormatBool(c.FiguresOnly),
+		"probe":         strconv.FormatBool(c.Probe),
 	}
 	for _, sp := range specs {
 		r, _, err := sp.Resolve(nil)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -41,6 +42,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	p.Usage, p.DefValue = "TCP port of this rank's measurement listener (default: a free one, advertised to the others)", "0"
 	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + bench.TokenEnv + ", which an empty --token never turns off"
 	fs.StringVar(&c.Pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
+	fs.BoolVar(&c.Probe, "probe", false, fmt.Sprintf("a quick pass instead of the sweep: each pair connects and makes one round trip of each workload (-n 1, no warm-up; --pair-timeout %s unless given), to name the dead pairs before a long sweep; exit 1 when one fails", DefaultProbePairTimeout))
 	fs.BoolVar(&f.Plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
 	fs.DurationVar(&c.PairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")
 	fs.Float64Var(&c.ThresholdPct, "threshold", fabric.DefaultThresholdPct, "a pair is a suspect when worse than the median of its metric by more than this percentage in the sweep, an outlier when its re-measurement confirms it")
@@ -93,6 +95,11 @@ func (f *Flags) Check() error {
 	}
 	if err := f.Config.Check(); err != nil {
 		return inputerr.Wrap(err)
+	}
+	if f.Config.Probe {
+		if err := f.probe(); err != nil {
+			return err
+		}
 	}
 	if f.Config.Advertise != "" {
 		if _, err := bench.CheckHost(f.Config.Advertise); err != nil {
@@ -149,4 +156,24 @@ func (c *Config) WriteResults(doc *fabric.Document, sweepErr error, log io.Write
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// DefaultProbePairTimeout is --pair-timeout's default with --probe: a
+// pair's set-up and one round trip take about a second under the
+// project's emulated VM.
+const DefaultProbePairTimeout = 10 * time.Second
+
+// probe sets a probe pass up: one iteration a workload, no warm-up, the
+// probe's pair timeout unless given. It refuses what a probe cannot do.
+func (f *Flags) probe() error {
+	for _, n := range []string{"iters", "duration", "warmup", "outlier-pairs", "outlier-time", "threshold", "plot", "plan"} {
+		if f.fs.Changed(n) {
+			return inputerr.New("--%s does not apply to --probe: a probe makes one round trip a pair and compares nothing", n)
+		}
+	}
+	f.Bench.Spec.Iterations, f.Bench.Spec.Duration, f.Bench.Spec.Warmup = 1, 0, 0
+	if !f.fs.Changed("pair-timeout") {
+		f.Config.PairTimeout = DefaultProbePairTimeout
+	}
+	return nil
 }

@@ -96,3 +96,27 @@ func TestFlagsLaunch(t *testing.T) {
 		t.Errorf("world %+v, specs %+v, params %v", world, specs, params)
 	}
 }
+
+// TestFlagsProbe: --probe makes each point one iteration without warm-up
+// and the pair timeout the probe's (unless given); what a probe cannot do
+// is refused as bad input, naming the flag.
+func TestFlagsProbe(t *testing.T) {
+	f := parsed(t, "write_lat", "write_bw", "--probe")
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Bench.Spec; s.Iterations != 1 || s.Duration != 0 || s.Warmup != 0 || f.Config.PairTimeout != DefaultProbePairTimeout || !f.Config.Probe {
+		t.Errorf("spec %+v, pair timeout %s", s, f.Config.PairTimeout)
+	}
+	if f = parsed(t, "write_lat", "--probe", "--pair-timeout", "3s"); f.Check() != nil || f.Config.PairTimeout != 3*time.Second {
+		t.Errorf("--pair-timeout 3s: %s", f.Config.PairTimeout)
+	}
+	for _, extra := range [][]string{{"-n", "5"}, {"-D", "2"}, {"--warmup", "3"}, {"--outlier-pairs", "12"}, {"--outlier-time", "1m"},
+		{"--threshold", "10"}, {"--plot", "p"}, {"--plan"}} {
+		err := parsed(t, append([]string{"write_lat", "--probe"}, extra...)...).Check()
+		if err == nil || !inputerr.Is(err) ||
+			!strings.Contains(err.Error(), "does not apply to --probe: a probe makes one round trip a pair and compares nothing") {
+			t.Errorf("--probe %s: %v", strings.Join(extra, " "), err)
+		}
+	}
+}

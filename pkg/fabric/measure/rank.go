@@ -122,7 +122,7 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		Measurer: &PairMeasurer{Specs: r.s.Specs, Local: r.s.Local, Device: r.s.Device, Listener: r.ln,
 			FiguresOnly: drop, NewDocument: r.s.NewDocument},
 		Outliers: fabric.OutlierOptions{ThresholdPct: cfg.ThresholdPct, Metrics: cfg.MatrixMetrics()},
-		Recheck:  fabric.RecheckOptions{MaxPairs: cfg.OutlierPairs, Time: cfg.OutlierTime}}
+		Recheck:  fabric.RecheckOptions{MaxPairs: cfg.OutlierPairs, Time: cfg.OutlierTime}, Probe: cfg.Probe}
 	if world.Rank == 0 {
 		sc.Progress = r.s.Log
 		if cfg.Output.Save {
@@ -133,8 +133,12 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		if drop {
 			kept = "figures only"
 		}
-		fmt.Fprintf(r.s.Log, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s, then at most %s re-measuring suspects; keeping %s\n",
-			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, plan.Bound(), cfg.OutlierTime, kept)
+		then := fmt.Sprintf("then at most %s re-measuring suspects", cfg.OutlierTime)
+		if cfg.Probe {
+			then = "a probe: one round trip a pair"
+		}
+		fmt.Fprintf(r.s.Log, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s, %s; keeping %s\n",
+			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, plan.Bound(), then, kept)
 	}
 	doc, err := sess.Sweep(ctx, sc)
 	if world.Rank != 0 {

@@ -190,6 +190,9 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 	if r.Status != "" && r.Status != StatusOK {
 		add(true, "%s: %s: %s", r.Status, name, r.Reason)
 	}
+	if n := iterationsShown(r, s); r.Iterations > 0 && n != int64(r.Iterations) {
+		add(true, "#iterations: %s: %d is the operations measured (every queue pair, thread, direction and run together), not the %d iterations asked", name, n, r.Iterations)
+	}
 	if r.Validation != "" {
 		add(r.Validation != "passed", "validation: %s: %s", name, r.Validation)
 	}

@@ -79,10 +79,14 @@ func validResults(doc *Document) []*Result {
 }
 
 // iterationsShown is what the "#iterations" column shows: the configured
-// iterations, or in duration mode the number of operations measured.
+// iterations of a point measured as asked; in duration mode, or for a
+// point cut short (partial, insufficient: an interrupted run, a point the
+// run stopped before), the operations measured, the document's ops, so
+// that no row shows the count asked beside figures of fewer. [rowNotes]
+// says so where it is not the count asked.
 func iterationsShown(r *Result, s Summary) int64 {
 	switch {
-	case r.Iterations > 0:
+	case r.Iterations > 0 && (r.Status == "" || r.Status == StatusOK):
 		return int64(r.Iterations)
 	case r.Ops > 0:
 		return int64(r.Ops)

@@ -20,6 +20,15 @@ type Encoder interface {
 	Encode(w io.Writer, doc *Document) error
 }
 
+// Noter is an encoder whose format has no room for the caveats the
+// table view writes below its tables (a run not clean, a percentile from
+// too few samples, a point cut short, a failed expectation, ...). Notes
+// are those lines, each a row's, in the table's words, without a newline:
+// the command writes them to standard error once the output is written.
+type Noter interface {
+	Notes(doc *Document) []string
+}
+
 // registry holds the encoders by name, in registration order.
 var registry struct {
 	names []string

@@ -178,6 +178,9 @@ func cleanOf(r *Result) *bool {
 type rowNote struct {
 	text   string
 	caveat bool
+	// percentiles: the note is of the percentiles alone, nothing to a
+	// view that shows none (perftest's -D latency table).
+	percentiles bool
 }
 
 // rowNotes are the notes of the row name of r, whose summary is s, in
@@ -214,11 +217,12 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 		add(true, "rate limit: %s: achieved only %.0f ops/s: the workload cannot go that fast here", name, b.MsgRateMpps*1e6)
 	}
 	if l := s.Latency; l != nil && !l.Exact {
-		what := "min/max/avg/stdev exact"
+		what, exact := "min/max/avg/stdev exact", true
 		if r.Moments == nil || r.Moments.Count == 0 {
-			what = "min/max/avg/stdev approximate too"
+			what, exact = "min/max/avg/stdev approximate too", false
 		}
 		add(true, "note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s", name, what)
+		out[len(out)-1].percentiles = exact
 	}
 	if s.Latency.AtTick() {
 		add(true, "warning: %s: %s", name, TickWarning)

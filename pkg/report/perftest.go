@@ -109,7 +109,7 @@ func (perftestEncoder) Notes(doc *Document) []string {
 				}
 			}
 			for _, n := range rowNotes(name, r, s) {
-				if n.caveat {
+				if n.caveat && !(n.percentiles && durationTable) {
 					out = append(out, n.text)
 				}
 			}

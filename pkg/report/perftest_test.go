@@ -196,3 +196,16 @@ func TestPerftestCaveats(t *testing.T) {
 		t.Errorf("notes of a clean run and a passed validation: %q", n)
 	}
 }
+
+// TestPerftestDurationNotes: perftest's -D latency table shows no
+// percentile, so the note that the percentiles came from a histogram
+// (its other figures exact) is not said of it; its other caveats are.
+func TestPerftestDurationNotes(t *testing.T) {
+	notes := strings.Join((perftestEncoder{}).Notes(fixtureDocument()), "\n")
+	if strings.Contains(notes, "write_lat 4096 bytes: percentiles from a histogram") {
+		t.Errorf("a note of percentiles for a table without any:\n%s", notes)
+	}
+	if !strings.Contains(notes, "warning: write_lat 4096 bytes: 3 latency samples out of range") {
+		t.Errorf("the -D row's out-of-range warning missing:\n%s", notes)
+	}
+}

@@ -25,7 +25,8 @@ workloads: %s
 
 perftest's spellings are taken too (--post_list, -A FETCH_AND_ADD, -S,
 --report_gbits, ...); its other flags are refused saying what to use
-instead: docs/perftest-flags.md. -o perftest prints perftest's columns.
+instead: docs/perftest-flags.md. -o perftest prints perftest's columns,
+the caveats of their rows on stderr.
 `
 
 func runRun(ctx context.Context, args []string) error {

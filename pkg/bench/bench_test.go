@@ -147,3 +147,38 @@ func TestOutputFinish(t *testing.T) {
 		t.Errorf("--output-file: %v, %.80q", err, b)
 	}
 }
+
+// wrapEncoder stands for a caller's wrapper of Output.Enc (run's --plot).
+type wrapEncoder struct{ report.Encoder }
+
+// Finish with -o perftest: the output holds perftest's columns only; the
+// caveats of its rows go to the log once it is written, even through a
+// wrapped encoder.
+func TestOutputFinishPerftestNotes(t *testing.T) {
+	dir := t.TempDir()
+	o := Output{Format: "perftest", File: dir + "/out.txt"}
+	if err := o.Check(); err != nil {
+		t.Fatal(err)
+	}
+	o.Enc = wrapEncoder{o.Enc}
+	doc := NewDocument(report.Tool{Name: "rdma-bench"}, []string{"rdma-bench", "run"})
+	r := &report.Result{Kind: report.Bandwidth, Status: report.StatusPartial, Reason: "interrupted: interrupt received"}
+	r.Workload, r.SizeBytes, r.Iterations, r.Ops, r.Bytes, r.ElapsedNS = "write_bw", 65536, 300, 120, 120*65536, 1e6
+	doc.Results = []*report.Result{r}
+	var log bytes.Buffer
+	if err := o.Finish(doc, &log); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(dir + "/out.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "interrupted") || !strings.Contains(string(b), "\n 65536      120 ") {
+		t.Errorf("output:\n%s", b)
+	}
+	want := "rdma-bench: partial: write_bw 65536 bytes: interrupted: interrupt received\n" +
+		"rdma-bench: #iterations: write_bw 65536 bytes: 120 is the operations measured (every queue pair, thread, direction and run together), not the 300 iterations asked\n"
+	if log.String() != want {
+		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)
+	}
+}

@@ -31,6 +31,9 @@ type Output struct {
 	// when nil): a command run in-process writes to its caller's writer.
 	Stdout io.Writer
 	out    *outfile.File // the --output-file, once open
+	// noter is Format's encoder when its format has no room for the
+	// caveats (-o perftest): set by Check, before a caller wraps Enc.
+	noter report.Noter
 
 	jsonStream bool            // --json-stream: iperf3's -o ndjson
 	fs         *pflag.FlagSet  // whether -o was given
@@ -78,6 +81,7 @@ func (o *Output) Check() error {
 		return inputError("%v", err)
 	}
 	o.Enc = enc
+	o.noter, _ = enc.(report.Noter)
 	if o.Save {
 		if err := outfile.CheckDir(o.Results); err != nil {
 			return inputError("--results-dir: %v", err)
@@ -199,7 +203,23 @@ func (o *Output) Finish(doc *report.Document, log io.Writer) error {
 		o.out.Abort()
 		return errors.Join(append(errs, err)...)
 	}
-	return errors.Join(append(errs, o.out.Commit())...)
+	if err := o.out.Commit(); err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	o.writeNotes(doc, log)
+	return errors.Join(errs...)
+}
+
+// writeNotes writes on log, once the output is written, the caveats its
+// format has no room for (report.Noter: -o perftest keeps perftest's
+// bytes on standard output, its caveats go here).
+func (o *Output) writeNotes(doc *report.Document, log io.Writer) {
+	if o.noter == nil {
+		return
+	}
+	for _, n := range o.noter.Notes(doc) {
+		fmt.Fprintf(log, "rdma-bench: %s\n", n)
+	}
 }
 
 // finishStream ends a streamed document: --save and --samples as Finish

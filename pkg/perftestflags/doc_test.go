@@ -66,10 +66,22 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 - The figures are rdma-bench's: perftest drops the two largest samples before its
   statistics and truncates each deviation to an integer in t_stdev; rdma-bench
   keeps every sample and computes the exact deviation. #iterations is the
-  iterations asked for, or in duration mode the operations measured. A ` + "`--rate`" + `
-  list gives a row per rate, in the order measured, the rate not shown.
+  iterations asked for, or in duration mode the operations measured, as it is for a
+  point cut short (interrupted, or never reached: 0), with a note saying so. A
+  ` + "`--rate`" + ` list gives a row per rate, in the order measured, the rate not shown.
 - A figure that could not be measured is ` + "`-`" + ` (perftest's ` + "`-N`" + ` prints 0.00 for
   the peak).
+- Every caveat the table view writes of a row goes to standard error once the
+  output is written, one line each, in the table's words, the row named by workload
+  and size: stdout keeps perftest's bytes for the scripts that read it. A run whose
+  port counters moved, a percentile from too few samples, a point cut short, a
+  failed ` + "`--expect`" + `:
+
+      rdma-bench: not clean: write_bw 65536 bytes: the device's error counters moved during the run (retransmissions, drops): its figures include the recovery
+      rdma-bench: counters: write_bw 65536 bytes: client: not clean: completer_retry_err +62 events, duplicate_request +1820 packets
+      rdma-bench: thin: write_lat 2 bytes: p99, p99.9 of 4 samples: a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it
+      rdma-bench: partial: write_bw 1048576 bytes: interrupted: interrupt received
+      rdma-bench: #iterations: write_bw 1048576 bytes: 120 is the operations measured (every queue pair, thread, direction and run together), not the 300 iterations asked
 
 ## The flags
 

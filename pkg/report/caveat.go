@@ -59,12 +59,48 @@ const (
 	UncleanMark = "!"
 )
 
+// What the marks say, written once: a table's footnotes ([ThinNote],
+// [UncleanNote]) and the notes of a view without marks ([thinNote],
+// [uncleanNote]) are made of these words.
+const (
+	thinWhy     = "a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it"
+	uncleanWhat = "not clean"
+	uncleanWhy  = "the device's error counters moved during the run (retransmissions, drops): its figures include the recovery"
+)
+
 // ThinNote explains [ThinMark].
-const ThinNote = ThinMark + " a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it"
+const ThinNote = ThinMark + " " + thinWhy
 
 // UncleanNote explains [UncleanMark]; the notes that follow name the
 // counters that moved.
-const UncleanNote = UncleanMark + " not clean: the device's error counters moved during the run (retransmissions, drops): its figures include the recovery"
+const UncleanNote = UncleanMark + " " + uncleanWhat + ": " + uncleanWhy
+
+// uncleanNote is [UncleanNote] said of the row name, for a view that
+// has no marks: "not clean: write_bw 65536 bytes: the device's error
+// counters moved ..."; "" when its run was clean or its counters unread.
+func uncleanNote(name string, clean *bool) string {
+	if !Unclean(clean) {
+		return ""
+	}
+	return uncleanWhat + ": " + name + ": " + uncleanWhy
+}
+
+// thinNote is [ThinNote] said of the row name, for a view that has no
+// marks, naming which of the percentiles qs it shows are from fewer of
+// its n samples than they need: "thin: write_lat 64 bytes: p99, p99.9 of
+// 4 samples: a percentile from fewer samples ..."; "" when none is.
+func thinNote(name string, n int64, qs ...float64) string {
+	var thin []string
+	for _, q := range qs {
+		if Thin(q, n) {
+			thin = append(thin, "p"+strconv.FormatFloat(q, 'f', -1, 64))
+		}
+	}
+	if len(thin) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("thin: %s: %s of %d samples: %s", name, strings.Join(thin, ", "), n, thinWhy)
+}
 
 // Percentile formats the percentile q of n samples, v microseconds, with
 // prec decimals, marked when n is too few for q.
@@ -132,6 +168,69 @@ func cleanOf(r *Result) *bool {
 		return nil
 	}
 	return r.Counters.Clean
+}
+
+// A rowNote is a line the table writes below its table of one row: its
+// kind, the row's name, what it says ("partial: 64 bytes: interrupted:
+// ..."). A caveat is a note on how far the row's figures can be trusted
+// or what they mean; the others (validation passed, counters clean) say
+// that all is well.
+type rowNote struct {
+	text   string
+	caveat bool
+	// percentiles: the note is of the percentiles alone, nothing to a
+	// view that shows none (perftest's -D latency table).
+	percentiles bool
+}
+
+// rowNotes are the notes of the row name of r, whose summary is s, in
+// the order the table writes them: every view that says them calls this.
+func rowNotes(name string, r *Result, s Summary) []rowNote {
+	var out []rowNote
+	add := func(caveat bool, format string, args ...any) {
+		out = append(out, rowNote{text: fmt.Sprintf(format, args...), caveat: caveat})
+	}
+	if r.Status != "" && r.Status != StatusOK {
+		add(true, "%s: %s: %s", r.Status, name, r.Reason)
+	}
+	if n := iterationsShown(r, s); r.Iterations > 0 && n != int64(r.Iterations) {
+		add(true, "#iterations: %s: %d is the operations measured (every queue pair, thread, direction and run together), not the %d iterations asked", name, n, r.Iterations)
+	}
+	if r.Validation != "" {
+		add(r.Validation != "passed", "validation: %s: %s", name, r.Validation)
+	}
+	for _, x := range FailedExpectations(r.Expectations) {
+		add(true, "expect: %s: %s", name, x)
+	}
+	if c := r.Counters; c != nil {
+		text := fmt.Sprintf("counters: %s: %s", name, c.Verdict)
+		if c.Wire != "" {
+			text += "; " + c.Wire
+		}
+		clean := c.Clean != nil && *c.Clean && (c.Wire == "" || isWithin(c.Wire))
+		add(!clean, "%s", text)
+	}
+	if o := r.Open; o != nil {
+		add(true, "open loop: %s: latency from each operation's due time; %s", name, openFigures(o))
+	}
+	if b := s.Bandwidth; r.Rate > 0 && r.Open == nil && b != nil && b.MsgRateMpps*1e6 < KneeAchieved*float64(r.Rate) {
+		add(true, "rate limit: %s: achieved only %.0f ops/s: the workload cannot go that fast here", name, b.MsgRateMpps*1e6)
+	}
+	if l := s.Latency; l != nil && !l.Exact {
+		what, exact := "min/max/avg/stdev exact", true
+		if r.Moments == nil || r.Moments.Count == 0 {
+			what, exact = "min/max/avg/stdev approximate too", false
+		}
+		add(true, "note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s", name, what)
+		out[len(out)-1].percentiles = exact
+	}
+	if s.Latency.AtTick() {
+		add(true, "warning: %s: %s", name, TickWarning)
+	}
+	if r.OutOfRange > 0 {
+		add(true, "warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic", name, r.OutOfRange)
+	}
+	return out
 }
 
 // ExpectationText says an expectation's verdict in words, as every view

@@ -220,44 +220,12 @@ func perGB(c *CPUCost) string {
 }
 
 // writeNotes tells, below a table, how far its figures can be trusted,
-// and what an open loop measured beside its headline.
+// and what an open loop measured beside its headline: every note of
+// every row ([rowNotes]), then the load curves.
 func writeNotes(ew *errWriter, g *group) {
 	for i, r := range g.results {
-		name := rowName(g, r)
-		if r.Status != "" && r.Status != StatusOK {
-			ew.printf("%s: %s: %s\n", r.Status, name, r.Reason)
-		}
-		if r.Validation != "" {
-			ew.printf("validation: %s: %s\n", name, r.Validation)
-		}
-		for _, x := range FailedExpectations(r.Expectations) {
-			ew.printf("expect: %s: %s\n", name, x)
-		}
-		if c := r.Counters; c != nil {
-			ew.printf("counters: %s: %s", name, c.Verdict)
-			if c.Wire != "" {
-				ew.printf("; %s", c.Wire)
-			}
-			ew.printf("\n")
-		}
-		if o := r.Open; o != nil {
-			ew.printf("open loop: %s: latency from each operation's due time; %s\n", name, openFigures(o))
-		}
-		if b := g.sums[i].Bandwidth; r.Rate > 0 && r.Open == nil && b != nil && b.MsgRateMpps*1e6 < KneeAchieved*float64(r.Rate) {
-			ew.printf("rate limit: %s: achieved only %.0f ops/s: the workload cannot go that fast here\n", name, b.MsgRateMpps*1e6)
-		}
-		if l := g.sums[i].Latency; l != nil && !l.Exact {
-			what := "min/max/avg/stdev exact"
-			if r.Moments == nil || r.Moments.Count == 0 {
-				what = "min/max/avg/stdev approximate too"
-			}
-			ew.printf("note: %s: percentiles from a histogram (3 significant digits, within 0.1%%); %s\n", name, what)
-		}
-		if g.sums[i].Latency.AtTick() {
-			ew.printf("warning: %s: %s\n", name, TickWarning)
-		}
-		if r.OutOfRange > 0 {
-			ew.printf("warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic\n", name, r.OutOfRange)
+		for _, n := range rowNotes(rowName(g, r), r, g.sums[i]) {
+			ew.printf("%s\n", n.text)
 		}
 	}
 	for _, c := range LoadCurves(g.results) {

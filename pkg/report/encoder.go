@@ -20,6 +20,15 @@ type Encoder interface {
 	Encode(w io.Writer, doc *Document) error
 }
 
+// Noter is an encoder whose format has no room for the caveats the
+// table view writes below its tables (a run not clean, a percentile from
+// too few samples, a point cut short, a failed expectation, ...). Notes
+// are those lines, each a row's, in the table's words, without a newline:
+// the command writes them to standard error once the output is written.
+type Noter interface {
+	Notes(doc *Document) []string
+}
+
 // registry holds the encoders by name, in registration order.
 var registry struct {
 	names []string
@@ -79,10 +88,14 @@ func validResults(doc *Document) []*Result {
 }
 
 // iterationsShown is what the "#iterations" column shows: the configured
-// iterations, or in duration mode the number of operations measured.
+// iterations of a point measured as asked; in duration mode, or for a
+// point cut short (partial, insufficient: an interrupted run, a point the
+// run stopped before), the operations measured, the document's ops, so
+// that no row shows the count asked beside figures of fewer. [rowNotes]
+// says so where it is not the count asked.
 func iterationsShown(r *Result, s Summary) int64 {
 	switch {
-	case r.Iterations > 0:
+	case r.Iterations > 0 && (r.Status == "" || r.Status == StatusOK):
 		return int64(r.Iterations)
 	case r.Ops > 0:
 		return int64(r.Ops)

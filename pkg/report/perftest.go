@@ -76,6 +76,48 @@ func (perftestEncoder) Encode(w io.Writer, doc *Document) error {
 	return nil
 }
 
+// Notes implements [Noter]: every caveat of every row printed, in the
+// table view's words ([rowNotes], [uncleanNote], [thinNote]), the row
+// named by its workload and size ("partial: write_lat 64 bytes:
+// interrupted: ..."), as the tables have no titles.
+//
+// They go to standard error, not below the tables: scripts read
+// perftest's standard output by position (a row per size, its fields
+// split on blanks) and expect perftest's bytes there, so any line of ours
+// among them could be parsed as a row or break the parser. Standard error
+// is where rdma-bench already writes what it says beside its output
+// (progress, warnings, a failed expectation's error), so a person at the
+// terminal sees the caveats under the tables while a script's pipe on
+// standard output gets perftest's bytes only.
+func (perftestEncoder) Notes(doc *Document) []string {
+	if doc == nil {
+		return nil
+	}
+	var out []string
+	for _, g := range groupResults(validResults(doc)) {
+		durationTable := g.latency && g.first.Iterations == 0 && g.first.DurationS > 0
+		for i, r := range g.results {
+			name := orDash(r.Workload) + " " + rowName(g, r)
+			s := g.sums[i]
+			if n := uncleanNote(name, cleanOf(r)); n != "" {
+				out = append(out, n)
+			}
+			if l := s.Latency; l != nil && g.latency && !durationTable {
+				// The percentiles perftest's latency table shows.
+				if n := thinNote(name, l.Count, 99, 99.9); n != "" {
+					out = append(out, n)
+				}
+			}
+			for _, n := range rowNotes(name, r, s) {
+				if n.caveat && !(n.percentiles && durationTable) {
+					out = append(out, n.text)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // perftestRow writes one row in the format of g's header.
 func perftestRow(ew *errWriter, g *group, r *Result, s Summary, gbits bool) {
 	iters := iterationsShown(r, s)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,120 @@ func TestPerftestColumns(t *testing.T) {
 		}
 	}
 	t.Errorf("no 65536-byte bandwidth row in:\n%s", out)
+}
+
+// caveatDocument holds a write_bw sweep whose 65536-byte run was not
+// clean, whose 1 MiB run was interrupted after 120 of its 300 iterations
+// and whose 4096-byte point the run stopped before, and a write_lat run
+// of 4 samples (p99 and p99.9 thin).
+func caveatDocument() *Document {
+	bw := func(size, ops int) *Result {
+		p := latParams("write_bw", size)
+		p.Iterations, p.TxDepth, p.CQMod = 300, 128, 100
+		return &Result{Params: p, Kind: Bandwidth, Status: StatusOK, Ops: uint64(ops), Bytes: uint64(size * ops),
+			ElapsedNS: int64(size*ops) * 8 / 20, PeakBandwidthGbps: 25}
+	}
+	no := false
+	unclean := bw(65536, 300)
+	unclean.Counters = &NICCounters{Clean: &no,
+		Verdict: "client: not clean: completer_retry_err +62 events, duplicate_request +1820 packets"}
+	cut := bw(1048576, 120)
+	cut.Status, cut.Reason = StatusPartial, "interrupted: interrupt received"
+	unreached := bw(4096, 0)
+	unreached.Bytes, unreached.ElapsedNS, unreached.PeakBandwidthGbps = 0, 0, 0
+	unreached.Status, unreached.Reason = StatusPartial, "not measured: the run stopped before this point (interrupted)"
+	thin := &Result{Params: latParams("write_lat", 2), Kind: Latency, Status: StatusOK,
+		SamplesNS: []int64{1000, 1200, 1100, 1500}}
+	thin.Iterations, thin.Ops = 4, 4
+	return &Document{Tool: Tool{Name: "rdma-bench"}, StartedAt: fixtureTime,
+		Args:    []string{"rdma-bench", "run", "write_bw", "-a", "10.0.0.1", "-o", "perftest"},
+		Results: []*Result{unclean, unreached, cut, thin}}
+}
+
+// TestPerftestCaveats: -o perftest's standard output is perftest's
+// columns and nothing else, a cut-short row showing the operations
+// measured; every caveat of a row goes to its notes (standard error), in
+// the table view's words.
+func TestPerftestCaveats(t *testing.T) {
+	doc := caveatDocument()
+	out := string(encode(t, "perftest", doc))
+	want := perftestLine + perftestBW +
+		" 65536      300              2980.23            2384.19\t\t   0.038147\n" +
+		" 4096       0                -                  -      \t\t   -      \n" +
+		" 1048576    120              2980.23            2384.19\t\t   0.002384\n" +
+		perftestLine + perftestLine + perftestLat +
+		" 2       4          1.00           1.50         1.10     \t       1.20        \t0.19   \t\t1.50    \t\t1.50   \n" +
+		perftestLine
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+
+	notes := (perftestEncoder{}).Notes(doc)
+	wantNotes := []string{
+		"not clean: write_bw 65536 bytes: the device's error counters moved during the run (retransmissions, drops): its figures include the recovery",
+		"counters: write_bw 65536 bytes: client: not clean: completer_retry_err +62 events, duplicate_request +1820 packets",
+		"partial: write_bw 4096 bytes: not measured: the run stopped before this point (interrupted)",
+		"#iterations: write_bw 4096 bytes: 0 is the operations measured (every queue pair, thread, direction and run together), not the 300 iterations asked",
+		"partial: write_bw 1048576 bytes: interrupted: interrupt received",
+		"#iterations: write_bw 1048576 bytes: 120 is the operations measured (every queue pair, thread, direction and run together), not the 300 iterations asked",
+		"thin: write_lat 2 bytes: p99, p99.9 of 4 samples: a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it",
+	}
+	if strings.Join(notes, "\n") != strings.Join(wantNotes, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(wantNotes, "\n"))
+	}
+	for _, n := range notes {
+		if strings.Contains(out, n) {
+			t.Errorf("note %q on standard output", n)
+		}
+	}
+
+	// The same words as the table's: its notes name the row by size
+	// only (the table's title names the workload), its marks' footnotes
+	// say what not clean and thin mean.
+	table := string(encode(t, "table", doc))
+	for _, n := range notes {
+		kind, rest, _ := strings.Cut(n, ": ")
+		row, text, _ := strings.Cut(strings.SplitN(rest, " ", 2)[1], ": ")
+		switch kind {
+		case "not clean":
+			if !strings.Contains(table, UncleanMark+" "+kind+": "+text+"\n") {
+				t.Errorf("note %q: the table's footnote says otherwise:\n%s", n, table)
+			}
+		case "thin":
+			_, why, _ := strings.Cut(text, ": ")
+			if !strings.Contains(table, ThinMark+" "+why+"\n") {
+				t.Errorf("note %q: the table's footnote says otherwise:\n%s", n, table)
+			}
+		default:
+			if line := kind + ": " + row + ": " + text + "\n"; !strings.Contains(table, line) {
+				t.Errorf("note %q: the table has no %q:\n%s", n, line, table)
+			}
+		}
+	}
+	if !strings.Contains(table, "| 65536 ! |") || !strings.Contains(table, "1.500*") {
+		t.Errorf("the table marks the unclean row and the thin percentiles:\n%s", table)
+	}
+
+	// A clean row, a passed validation: no note.
+	yes := true
+	doc.Results[0].Counters = &NICCounters{Clean: &yes, Verdict: "clean"}
+	doc.Results[3].Validation = "passed"
+	if n := (perftestEncoder{}).Notes(doc); slices.ContainsFunc(n, func(s string) bool {
+		return strings.Contains(s, "65536") || strings.Contains(s, "validation")
+	}) {
+		t.Errorf("notes of a clean run and a passed validation: %q", n)
+	}
+}
+
+// TestPerftestDurationNotes: perftest's -D latency table shows no
+// percentile, so the note that the percentiles came from a histogram
+// (its other figures exact) is not said of it; its other caveats are.
+func TestPerftestDurationNotes(t *testing.T) {
+	notes := strings.Join((perftestEncoder{}).Notes(fixtureDocument()), "\n")
+	if strings.Contains(notes, "write_lat 4096 bytes: percentiles from a histogram") {
+		t.Errorf("a note of percentiles for a table without any:\n%s", notes)
+	}
+	if !strings.Contains(notes, "warning: write_lat 4096 bytes: 3 latency samples out of range") {
+		t.Errorf("the -D row's out-of-range warning missing:\n%s", notes)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,12 @@ func readFabricJSON(t *testing.T, b []byte) *fabricJSON {
 		t.Fatalf("rank 0's document: %v\n%s", err, b)
 	}
 	return &d
+}
+
+// savedFabric lists the fabric documents --save wrote into dir.
+func savedFabric(dir string) []string {
+	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
+	return saved
 }
 
 // readSavedFabric reads the one fabric document --save wrote into dir; more

@@ -101,12 +101,6 @@ func withStdout(r viewRun, files ...string) viewRun {
 	return r
 }
 
-// savedFabric lists the fabric documents --save wrote into dir.
-func savedFabric(dir string) []string {
-	saved, _ := filepath.Glob(filepath.Join(dir, "rdma-bench-*-fabric.json"))
-	return saved
-}
-
 // svgs lists the heat maps drawn into dir.
 func svgs(dir string) []string {
 	out, _ := filepath.Glob(filepath.Join(dir, "*.svg"))

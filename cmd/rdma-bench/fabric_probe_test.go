@@ -44,7 +44,7 @@ func TestFabricProbe(t *testing.T) {
 	out, errOut := rank0.stdout.String(), rank0.stderr.String()
 	if rank0.code != 1 || !strings.Contains(out, "probe: each pair connected and made one round trip of "+strings.Join(wls, ", ")+"; no matrix") ||
 		strings.Contains(out, "rows measure") || !strings.Contains(errOut, "pairs failed the probe") ||
-		!strings.Contains(errOut, ", a probe: one round trip a pair; ") {
+		!strings.Contains(errOut, ", a probe: one round trip a pair, no re-measurement; ") {
 		t.Fatalf("rank 0: exit %d after %s:\n%s%s", rank0.code, took, out, errOut)
 	}
 	d := readSavedFabric(t, dir, "")

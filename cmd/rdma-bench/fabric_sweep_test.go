@@ -105,7 +105,7 @@ func fabricByHand(t *testing.T, args []string) {
 	p0.wait(t, 8*time.Minute)
 	p1.wait(t, time.Minute)
 	out := p0.stdout.String()
-	if !strings.Contains(p0.stderr.String(), "= 2m0s, then at most 5m0s re-measuring suspects; ") {
+	if !strings.Contains(p0.stderr.String(), "= 2m0s, then at most 5m0s re-measuring the suspects; ") {
 		t.Errorf("rank 0's first line states no bound on the re-measurement:\n%s", p0.stderr.String())
 	}
 	if p0.code > 1 || p1.code != 0 || !strings.Contains(out, "write_lat.p50_us: rows measure") || !strings.Contains(out, "write_bw.bw_gbps: rows measure") {

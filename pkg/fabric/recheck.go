@@ -179,7 +179,7 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 		}
 		th := compare.Threshold{Metric: compare.Metric{Name: s.Metric, HigherIsBetter: dir == HigherIsBetter},
 			LimitPct: sw.doc.ThresholdPct}
-		share := time.Until(deadline) / time.Duration(len(sw.doc.Suspects)-i)
+		share := max(0, time.Until(deadline)) / time.Duration(len(sw.doc.Suspects)-i) // 0 once a first pair overran
 		if err := sw.recheckOne(ctx, s, th, o, plan, share, &num); err != nil {
 			return err
 		}

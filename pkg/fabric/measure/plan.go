@@ -39,8 +39,17 @@ func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric
 	if err := fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration)); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "then at most %s re-measuring the suspects, if the sweep finds any (--outlier-time)\n", c.OutlierTime); err != nil {
+	if _, err := fmt.Fprintf(w, "%s, if the sweep finds any (--outlier-time)\n", c.afterSweep()); err != nil {
 		return fmt.Errorf("write plan: %w", err)
 	}
 	return nil
+}
+
+// afterSweep says what follows the sweep's rounds and how long it may
+// take, as rank 0's first line and --plan state it.
+func (c *Config) afterSweep() string {
+	if c.Probe {
+		return "a probe: one round trip a pair, no re-measurement"
+	}
+	return fmt.Sprintf("then at most %s re-measuring the suspects", c.OutlierTime)
 }

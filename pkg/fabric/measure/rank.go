@@ -133,12 +133,8 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		if drop {
 			kept = "figures only"
 		}
-		then := fmt.Sprintf("then at most %s re-measuring suspects", cfg.OutlierTime)
-		if cfg.Probe {
-			then = "a probe: one round trip a pair"
-		}
 		fmt.Fprintf(r.s.Log, "rdma-bench fabric: %d ranks registered (%s, rendezvous via %s %s); pattern %s: %s, %s; keeping %s\n",
-			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, plan.Bound(), then, kept)
+			world.Size, world.Launcher, sess.Method, sess.CoordinatorAddr, cfg.Pattern, plan.Bound(), cfg.afterSweep(), kept)
 	}
 	doc, err := sess.Sweep(ctx, sc)
 	if world.Rank != 0 {

@@ -32,7 +32,8 @@ type CompareFlags struct {
 // Register adds compare's flags to fs.
 func (f *CompareFlags) Register(fs *pflag.FlagSet) {
 	o := &f.CompareOptions
-	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "gate thresholds: METRIC>+N% for latency and CPU, METRIC<-N% for bw and msgrate")
+	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "gate thresholds: METRIC>+N% for latency and CPU, METRIC<-N% for bw and msgrate "+
+		"(not the gate command's default: a gate point is one figure paired within a time budget; see rdma-bench gate --help)")
 	fs.BoolVar(&o.Strict, "strict", false, "an inconclusive gated row fails the gate (exit 1, not 3)")
 	fs.StringVarP(&o.Format, "output", "o", "table", "output format: "+strings.Join(compare.Formats, ", "))
 	fs.StringVar(&f.OutFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)

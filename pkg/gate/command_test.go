@@ -11,7 +11,7 @@ import (
 )
 
 func testOptions() Options {
-	return Options{FailOn: "lat.p50>+5%,bw<-5%", Method: string(Paired), Iters: 3000, Duration: 0.2, Alpha: 0.01,
+	return Options{FailOn: DefaultFailOn, Method: string(Paired), Iters: 3000, Duration: 0.2, Alpha: 0.01,
 		FirstLook: 10, LookGrowth: 1.5, MaxPairs: 1000, Budget: 5 * time.Minute, Timeout: 2 * time.Minute, Workers: true, WorkerRounds: 1}
 }
 

@@ -14,45 +14,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdma-bench/rdma-bench/internal/testenv"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs/verbstest"
 )
 
 const (
 	cmBufSize = 8192
 	cmTimeout = 20 * time.Second
 )
-
-// cmTarget returns the test device's name and the IPv4 address of its
-// netdev, read from the port's RoCE v2 IPv4 GID.
-func cmTarget(t *testing.T) (string, netip.Addr) {
-	t.Helper()
-	name := testenv.Device(t)
-	ctx, err := verbs.Open(name)
-	if err != nil {
-		t.Fatalf("open %s: %v", name, err)
-	}
-	defer ctx.Close()
-	if _, err := ctx.ActivePort(1); err != nil {
-		t.Fatal(err)
-	}
-	table, err := ctx.GIDTable(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := verbs.SelectGID(table, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g.Type != verbs.GIDTypeRoCEv2 || !g.GID.IsIPv4() {
-		t.Skipf("%s port 1 has no RoCE v2 IPv4 GID (selected %s, %s): the rdma_cm tests need the IP address of a RoCE netdev", name, g.GID, g.Type)
-	}
-	ip := netip.AddrFrom16(g.GID).Unmap()
-	if ip.IsLoopback() || g.Netdev == "lo" {
-		t.Skipf("%s is on the loopback netdev (GID %s): the kernel's rdma_cm cannot route over it (rdma_resolve_route: ENODEV); put the device on a dummy, veth or real netdev", name, g.GID)
-	}
-	return name, ip
-}
 
 func cmClose(t *testing.T, c interface{ Close() error }) {
 	t.Cleanup(func() {
@@ -105,7 +74,7 @@ func (s *cmSide) setup(t *testing.T, access verbs.Access) verbs.CMSetup {
 // the resources their setups created.
 func cmPair(t *testing.T, typ verbs.QPType, access verbs.Access) (srv, cli *cmSide, ip netip.Addr, port int) {
 	t.Helper()
-	dev, ip := cmTarget(t)
+	dev, ip := verbstest.CMTarget(t)
 	l, err := verbs.CMListen(ip.String(), 0, typ)
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +261,7 @@ func TestCMUCWriteSend(t *testing.T) {
 }
 
 func TestCMDialNoListener(t *testing.T) {
-	_, ip := cmTarget(t)
+	_, ip := verbstest.CMTarget(t)
 	// A port nobody listens on: one the kernel just handed out, released.
 	l, err := verbs.CMListen(ip.String(), 0, verbs.RC)
 	if err != nil {
@@ -325,7 +294,7 @@ func TestCMDialNoListener(t *testing.T) {
 }
 
 func TestCMSetupFailureRejects(t *testing.T) {
-	_, ip := cmTarget(t)
+	_, ip := verbstest.CMTarget(t)
 	l, err := verbs.CMListen(ip.String(), 0, verbs.RC)
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +327,7 @@ func TestCMSetupFailureRejects(t *testing.T) {
 }
 
 func TestCMAcceptTimeout(t *testing.T) {
-	_, ip := cmTarget(t)
+	_, ip := verbstest.CMTarget(t)
 	l, err := verbs.CMListen(ip.String(), 0, verbs.RC)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/verbs"
+	"github.com/rdma-bench/rdma-bench/pkg/verbs/verbstest"
 )
 
 // matrix is every workload, RDMA and TCP, over every transport it
@@ -144,10 +144,7 @@ func checkResult(t *testing.T, s Spec, res *report.Result) {
 // TestLoopbackRDMACM connects the QPs with rdma_cm instead of by hand.
 func TestLoopbackRDMACM(t *testing.T) {
 	l := DefaultLocal()
-	l.Device = testenv.Device(t)
-	if ip := deviceIP(t, l.Device); strings.HasPrefix(ip, "127.") {
-		t.Skipf("rdma_cm cannot route to %s's GID %s (a loopback netdev): put rxe on a real or dummy netdev (RDMA_BENCH_VM_NETDEV=dummy0)", l.Device, ip)
-	}
+	l.Device, _ = verbstest.CMTarget(t)
 	for _, mod := range []func(*Spec){
 		func(s *Spec) { s.Workload = "write_lat" },
 		func(s *Spec) { s.Workload = "read_lat" },
@@ -161,26 +158,6 @@ func TestLoopbackRDMACM(t *testing.T) {
 		s = resolved(t, s)
 		t.Run(name(s), func(t *testing.T) { checkResult(t, s, loopback(t, s, l)) })
 	}
-}
-
-// deviceIP is the IPv4 address of the GID a run on dev uses.
-func deviceIP(t *testing.T, dev string) string {
-	t.Helper()
-	ctx, err := verbs.Open(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ctx.Close()
-	table, err := ctx.GIDTable(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := verbs.SelectGID(table, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ip, _ := e.GID.IPv4()
-	return ip
 }
 
 // TestDurationCountsEveryOperation: in duration mode a bandwidth run counts

@@ -36,9 +36,10 @@ type Metric struct {
 	// Axis titles a chart's axis of the metric, its unit as a reader
 	// writes it: "p50 latency (µs)".
 	Axis string
-	// Key names the figure in the saved documents: the run document's
-	// key ("bw_gbps", or "p50_us" inside latency_us) and the suffix of a
-	// fabric pair's figure ("write_lat.p50_us").
+	// Key names the figure, unit included, in a fabric pair's figures:
+	// the workload, a dot and the key ("write_lat.p50_us",
+	// "write_bw.bw_gbps"). The run document spells some figures without
+	// it: "bw_gbps" is the same, the median is "p50" inside "latency_us".
 	Key string
 	// Percentile is the latency percentile the metric is (50, 99, 99.9);
 	// 0 for a metric that is not one.
@@ -75,7 +76,7 @@ func Lookup(name string) (Metric, error) {
 	return Metric{}, fmt.Errorf("unknown metric %q (known: %s)", name, Names())
 }
 
-// ByKey returns the metric whose document figure is key ("p50_us").
+// ByKey returns the metric whose [Metric.Key] is key ("p50_us").
 func ByKey(key string) (Metric, bool) {
 	for _, m := range all {
 		if m.Key == key {

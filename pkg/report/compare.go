@@ -18,8 +18,8 @@ import (
 // (RDMA against TCP), latency percentiles, bandwidth and CPU cost, with
 // the ratio of each figure to the baseline's. Baseline names the workload
 // a result is compared with (false: it is a baseline itself, or has
-// none); the caller supplies it from its workload table, this package
-// knows no workload names.
+// none); nil takes the workload table's ([catalog.Baseline]), a test
+// supplies its own.
 type BaselineEncoder struct {
 	Baseline func(workload string) (string, bool)
 }

@@ -35,12 +35,8 @@ func TestBuildComparisonGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if _, err := c.WriteTo(&out); err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("table differs from slower.table.golden:\n%s", out.String())
+	if string(c.Text) != string(want) {
+		t.Errorf("table differs from slower.table.golden:\n%s", c.Text)
 	}
 	if code := c.Comparison.Gate.ExitCode(); code != compare.ExitRegression {
 		t.Errorf("exit code %d, want %d", code, compare.ExitRegression)

@@ -105,12 +105,6 @@ func BuildComparison(ctx context.Context, o CompareOptions, args []string, notes
 	return c, nil
 }
 
-// WriteTo writes the rendered report to w.
-func (c *CompareOutput) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(c.Text)
-	return int64(n), err
-}
-
 func (o CompareOptions) metricsOrAll() string {
 	if o.Metrics == "" {
 		return "any metric"

@@ -20,8 +20,6 @@ const (
 	TCP
 )
 
-func (f Family) String() string { return [...]string{"RDMA", "TCP"}[f] }
-
 // Op is the operation a workload measures.
 type Op int
 
@@ -32,8 +30,6 @@ const (
 	OpSend
 	OpAtomic
 )
-
-func (o Op) String() string { return [...]string{"write", "read", "send", "atomic"}[o] }
 
 // Workload is one row of the table: every workload, RDMA and TCP, runs
 // through the same harness, parameters and figures.

@@ -29,15 +29,6 @@ type Threshold struct {
 // caller can gate them explicitly.
 const DefaultThresholdSpec = "lat.p50>+5%,lat.p99>+10%,bw<-3%,msgrate<-3%"
 
-// DefaultThresholds returns the thresholds of [DefaultThresholdSpec].
-func DefaultThresholds() []Threshold {
-	th, err := ParseThresholds(DefaultThresholdSpec)
-	if err != nil { // the spec is a constant checked by the tests
-		return nil
-	}
-	return th
-}
-
 // EdgePct returns the signed change at which a regression starts to exceed
 // the threshold: +5 for "lat.p50>+5%", -3 for "bw<-3%".
 func (t Threshold) EdgePct() float64 {

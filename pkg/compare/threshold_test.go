@@ -60,3 +60,12 @@ func TestParseThresholdsBad(t *testing.T) {
 		}
 	}
 }
+
+// DefaultThresholds returns the thresholds of [DefaultThresholdSpec].
+func DefaultThresholds() []Threshold {
+	th, err := ParseThresholds(DefaultThresholdSpec)
+	if err != nil {
+		panic(err) // a constant: TestDefaultThresholds names the fault
+	}
+	return th
+}

@@ -171,11 +171,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// ReadFile reads and checks one document the user named (see [Load]).
-func ReadFile(path string) (*Document, error) {
-	return readDoc(path, func(p string) ([]byte, error) { return infile.Read(context.Background(), p) })
-}
-
 // readDoc reads one document with read. Its Path, and every message,
 // names the file escaped: a name found in a directory is outside text too.
 func readDoc(path string, read func(string) ([]byte, error)) (*Document, error) {

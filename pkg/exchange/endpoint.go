@@ -96,13 +96,6 @@ func (g *GID) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParseGID parses a GID in IPv6 textual form.
-func ParseGID(s string) (GID, error) {
-	var g GID
-	err := g.UnmarshalText([]byte(s))
-	return g, err
-}
-
 // RandomPSN returns a random 24-bit initial packet sequence number from
 // crypto/rand.
 func RandomPSN() uint32 {

@@ -63,3 +63,10 @@ func TestEndpointValidate(t *testing.T) {
 		}
 	}
 }
+
+// ParseGID parses a GID in IPv6 textual form, as a GID's JSON does.
+func ParseGID(s string) (GID, error) {
+	var g GID
+	err := g.UnmarshalText([]byte(s))
+	return g, err
+}

@@ -63,7 +63,7 @@ func TestPerftestTableAgreesWithFlags(t *testing.T) {
 			}
 			f := fs.Lookup(e.To)
 			if f == nil {
-				t.Errorf("--%s: %s of --%s, which run does not have", e.Long, e.Action, e.To)
+				t.Errorf("--%s: %s of --%s, which run does not have", e.Long, actionName[e.Action], e.To)
 				continue
 			}
 			if takes := f.NoOptDefVal == ""; takes != (e.Value || e.Set != "") || (e.Set != "" && e.Value) {
@@ -80,11 +80,11 @@ func TestPerftestTableAgreesWithFlags(t *testing.T) {
 			}
 		default:
 			if e.Why == "" {
-				t.Errorf("--%s: %s without a reason", e.Long, e.Action)
+				t.Errorf("--%s: %s without a reason", e.Long, actionName[e.Action])
 			}
 			for _, f := range []*pflag.Flag{own, ownShort} {
 				if f != nil && e.Collides != f.Name {
-					t.Errorf("--%s (-%s): %s, but rdma-bench has --%s: mark it collides", e.Long, e.Short, e.Action, f.Name)
+					t.Errorf("--%s (-%s): %s, but rdma-bench has --%s: mark it collides", e.Long, e.Short, actionName[e.Action], f.Name)
 				}
 			}
 		}
@@ -281,4 +281,9 @@ func TestPerftestWorkload(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
+}
+
+// actionName names an action in a failure's message.
+var actionName = map[perftestflags.Action]string{
+	perftestflags.Same: "same", perftestflags.Alias: "alias", perftestflags.Noop: "no-op", perftestflags.Hint: "hint",
 }

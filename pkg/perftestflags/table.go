@@ -24,10 +24,6 @@ const (
 	Hint
 )
 
-func (a Action) String() string {
-	return [...]string{"same", "alias", "no-op", "hint"}[a]
-}
-
 // Flag is one of perftest's flags (ib_*_bw, ib_*_lat) and what
 // rdma-bench makes of it.
 type Flag struct {

@@ -40,11 +40,6 @@ const (
 // [document.FormatSize]).
 func FormatSize(n int) string { return document.FormatSize(n) }
 
-// Load reads documents for analysis (see [LoadNoting]), to the end.
-func Load(paths ...string) ([]*Document, error) {
-	return LoadNoting(context.Background(), nil, paths...)
-}
-
 // LoadNoting reads the documents that paths name as [document.Each] does,
 // one at a time, note told of each document of another kind left out: each is trimmed to what the analysis and its views
 // read ([Keep]) before the next is read, so that memory grows with the

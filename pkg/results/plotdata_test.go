@@ -151,7 +151,7 @@ func TestTrends(t *testing.T) {
 func TestWhiskers(t *testing.T) {
 	lo := compare.Row{Point: "write_lat RC poll 64 B", Metric: metric.LatP50, ChangePct: 8, ChangeLoPct: 7, ChangeHiPct: 9}
 	bw := compare.Row{Point: "write_bw RC poll 64 KiB", Metric: metric.BW, ChangePct: -12, ChangeLoPct: math.Inf(-1), ChangeHiPct: math.Inf(1)}
-	g := compare.Gate([]compare.Row{lo, bw}, compare.DefaultThresholds(), false)
+	g := compare.Gate([]compare.Row{lo, bw}, defaultThresholds(t), false)
 	ws := Whiskers(g)
 	if len(ws) != 2 || ws[0].Label != "write_lat RC poll 64 B lat.p50" || ws[0].DeltaPct != 8 || ws[0].LoPct != 7 ||
 		*ws[0].ThresholdPct != 5 || ws[0].Regression != (g.Rows[0].Outcome == compare.OutcomeFail) {
@@ -198,4 +198,14 @@ func TestCaptionOfManyLabels(t *testing.T) {
 			t.Errorf("briefList(%d values) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// defaultThresholds are compare's default --fail-on.
+func defaultThresholds(t *testing.T) []compare.Threshold {
+	t.Helper()
+	th, err := compare.ParseThresholds(compare.DefaultThresholdSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return th
 }

@@ -105,7 +105,7 @@ func TestComparisonTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := ComparisonTable(compare.Gate([]compare.Row{r}, compare.DefaultThresholds(), false))
+	tb := ComparisonTable(compare.Gate([]compare.Row{r}, defaultThresholds(t), false))
 	if !slices.Equal(tb.Header, compare.Columns) || len(tb.Rows) != 1 {
 		t.Fatalf("header %q, %d rows", tb.Header, len(tb.Rows))
 	}

@@ -64,6 +64,3 @@ func (s Spec) Completion() string {
 	}
 	return "poll"
 }
-
-// Mode says how the timed part is bounded, for messages.
-func (s Spec) durationMode() bool { return s.Duration > 0 }

@@ -172,13 +172,6 @@ func (s *sock) sendAll(p []byte) error {
 	return s.outcome(s.loop.SendAll(p))
 }
 
-// recvSome reads at least one byte into p; at the end of the stream it
-// returns io.EOF.
-func (s *sock) recvSome(p []byte) (int, error) {
-	n, st, err := s.loop.RecvSome(p)
-	return n, s.outcome(st, err)
-}
-
 // recvFull fills p. It returns io.EOF if the stream ended before the first
 // byte, errPeerClosed if it ended inside p.
 func (s *sock) recvFull(p []byte) error {

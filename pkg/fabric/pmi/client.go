@@ -79,12 +79,6 @@ func NewClient(conn net.Conn) *Client {
 // Close closes the connection without finalizing.
 func (c *Client) Close() error { return c.conn.Close() }
 
-// KVSName is the key-value space's name learnt by Init.
-func (c *Client) KVSName() string { return c.kvsname }
-
-// Maxes are the limits learnt by Init.
-func (c *Client) Maxes() Maxes { return c.maxes }
-
 // Init opens the conversation (PMI version 1.1), then asks for the limits
 // and the key-value space's name.
 func (c *Client) Init(ctx context.Context) error {

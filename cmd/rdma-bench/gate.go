@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -62,8 +63,8 @@ func runGate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Format != "table" && o.Format != "json" {
-		return usageError("-o %s: want table or json", o.Format)
+	if !slices.Contains(gate.Formats, o.Format) {
+		return usageError("-o %s: want %s", o.Format, strings.Join(gate.Formats, ", "))
 	}
 	dst, err := createOutput(o.OutFile)
 	if err != nil {

@@ -54,7 +54,7 @@ func TestGateBadInput(t *testing.T) {
 		{[]string{"--look-growth", "1"}, "--look-growth 1: want 1.1 to 4"},
 		{[]string{"--alpha", "0.7"}, "want a value between 0 and 0.5"},
 		{[]string{"--budget", "0s"}, "want a positive duration"},
-		{[]string{"-o", "xml"}, "-o xml: want table or json"},
+		{[]string{"-o", "xml"}, "-o xml: want table, json, markdown, junit"},
 		{[]string{"tcp_lat:64", "--budget", "100ms", "--save-dir", dir}, "--budget 100ms is too short: a look that can decide needs 7 pairs"},
 	}
 	for _, c := range cases {

@@ -70,30 +70,62 @@ func WriteJUnit(w io.Writer, r Comparison) error {
 	if title == "" {
 		title = "compare"
 	}
-	suite := junitSuite{Name: title, Time: "0", SystemOut: &junitText{strings.Join(append([]string{r.Summary()}, r.Notes()...), "\n")}}
-	suite.Properties = []junitProperty{{"base", r.BaseLabel}, {"new", r.NewLabel}, {"settings", r.settings()}}
+	props := []JUnitProperty{{"base", r.BaseLabel}, {"new", r.NewLabel}, {"settings", r.settings()}}
 	for _, m := range r.Meta {
-		suite.Properties = append(suite.Properties, junitProperty{"differs." + m.Field, m.Base + " -> " + m.New})
+		props = append(props, JUnitProperty{"differs." + m.Field, m.Base + " -> " + m.New})
 	}
+	var cases []JUnitCase
 	for _, g := range r.Gate.Rows {
-		c := junitCase{Name: g.Metric.Name, Classname: g.Point, Time: "0", SystemOut: &junitText{evidence(g)}}
+		c := JUnitCase{Name: g.Metric.Name, Classname: g.Point, Out: evidence(g)}
 		switch {
 		case g.Outcome == OutcomeFail:
-			c.Failure = &junitResult{Message: g.Message, Type: "regression", Text: g.Reason}
+			c.Failure = &JUnitResult{Message: g.Message, Type: "regression", Text: g.Reason}
 		case g.Outcome == OutcomeInconclusive && r.Gate.Strict:
-			c.Failure = &junitResult{Message: g.Message, Type: "inconclusive", Text: g.Reason}
+			c.Failure = &JUnitResult{Message: g.Message, Type: "inconclusive", Text: g.Reason}
 		case g.Outcome == OutcomeInconclusive:
-			c.Skipped = &junitResult{Message: g.Message, Type: "inconclusive"}
+			c.Skipped = &JUnitResult{Message: g.Message, Type: "inconclusive"}
 		case g.Outcome == OutcomeNotGated && g.Verdict == Inconclusive:
-			c.Skipped = &junitResult{Message: g.Reason, Type: "inconclusive"}
+			c.Skipped = &JUnitResult{Message: g.Reason, Type: "inconclusive"}
 		}
+		cases = append(cases, c)
+	}
+	return WriteJUnitSuite(w, title, props, strings.Join(append([]string{r.Summary()}, r.Notes()...), "\n"), cases)
+}
+
+// JUnitProperty is a suite's name=value property.
+type JUnitProperty struct{ Name, Value string }
+
+// JUnitResult is a testcase's failure or skip: its message, type and text.
+type JUnitResult struct{ Message, Type, Text string }
+
+// JUnitCase is one testcase: Failure or Skipped set (or neither, a pass),
+// Out its evidence (system-out).
+type JUnitCase struct {
+	Name, Classname string
+	Failure         *JUnitResult
+	Skipped         *JUnitResult
+	Out             string
+}
+
+// WriteJUnitSuite writes one testsuite named title, with its properties,
+// its system-out and its cases, as JUnit XML: the one writer of both
+// compare's and the gate's JUnit, so both read alike in a CI.
+func WriteJUnitSuite(w io.Writer, title string, props []JUnitProperty, out string, cases []JUnitCase) error {
+	suite := junitSuite{Name: title, Time: "0", SystemOut: &junitText{out}}
+	for _, p := range props {
+		suite.Properties = append(suite.Properties, junitProperty(p))
+	}
+	for _, c := range cases {
+		jc := junitCase{Name: c.Name, Classname: c.Classname, Time: "0", SystemOut: &junitText{c.Out}}
 		if c.Failure != nil {
+			jc.Failure = &junitResult{Message: c.Failure.Message, Type: c.Failure.Type, Text: c.Failure.Text}
 			suite.Failures++
 		}
 		if c.Skipped != nil {
+			jc.Skipped = &junitResult{Message: c.Skipped.Message, Type: c.Skipped.Type, Text: c.Skipped.Text}
 			suite.Skipped++
 		}
-		suite.Cases = append(suite.Cases, c)
+		suite.Cases = append(suite.Cases, jc)
 	}
 	suite.Tests = len(suite.Cases)
 	doc := junitSuites{Name: title, Tests: suite.Tests, Failures: suite.Failures, Time: "0", Suites: []junitSuite{suite}}

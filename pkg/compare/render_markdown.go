@@ -64,3 +64,7 @@ var mdEscaper = strings.NewReplacer(
 func md(s string) string {
 	return mdEscaper.Replace(s)
 }
+
+// Markdown escapes text for a Markdown table cell or paragraph, as
+// compare's own Markdown does.
+func Markdown(s string) string { return md(s) }

@@ -35,7 +35,7 @@ type Options struct {
 	WorkerRounds    int
 	Duration, Alpha float64
 	Budget, Timeout time.Duration
-	// Format is the output's, table or json; OutFile its file ("" or
+	// Format is the output's, one of [Formats]; OutFile its file ("" or
 	// "-": standard output).
 	Format, OutFile string
 }
@@ -205,8 +205,12 @@ func save(path string, d *Document) error {
 	return outfile.WriteFile(path, b)
 }
 
+// Formats are the gate's output formats.
+var Formats = []string{"table", "json", "markdown", "junit"}
+
 // WriteOutput writes the document to w as format says: "table" (coloured
-// with colour) or "json", the saved document.
+// with colour), "json" (the saved document), "markdown" or "junit" (for a
+// CI's summary and test report).
 func WriteOutput(w io.Writer, d *Document, format string, colour bool) error {
 	switch format {
 	case "json":
@@ -218,8 +222,12 @@ func WriteOutput(w io.Writer, d *Document, format string, colour bool) error {
 		return err
 	case "table":
 		return WriteTable(w, d, colour)
+	case "markdown":
+		return WriteMarkdown(w, d)
+	case "junit":
+		return WriteJUnit(w, d)
 	}
-	return badInput("-o %s: want table or json", format)
+	return badInput("-o %s: want %s", format, strings.Join(Formats, ", "))
 }
 
 // ExitStatus is the gate command's exit status after [Measure]: the

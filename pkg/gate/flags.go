@@ -45,7 +45,7 @@ func (o *Options) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Workers, "worker", true, "run each side's runs in a process of its own kept between runs (rdma-bench worker); false, or a side without that mode: a process per run, for both sides")
 	fs.IntVar(&o.WorkerRounds, "worker-rounds", 1, "replace each side's worker by a fresh one after this many rounds of pairs, so that pairs of different rounds are independent (0: one worker a side for the whole gate, faster, but what a process keeps can bias a side)")
 	fs.DurationVar(&o.Timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
-	fs.StringVarP(&o.Format, "output", "o", "table", "output format: table or json (the saved document)")
+	fs.StringVarP(&o.Format, "output", "o", "table", "output format: table, json (the saved document), markdown ($GITHUB_STEP_SUMMARY) or junit (a CI's test report)")
 	fs.StringVar(&o.OutFile, "output-file", "", "write the output to this file instead of standard output: "+outfile.Rules)
 	fs.StringVar(&o.SaveDir, "save-dir", filepath.Join("results", "gate"), "where the gate's document is saved (after every round of pairs)")
 }

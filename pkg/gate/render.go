@@ -15,9 +15,7 @@ import (
 func WriteTable(w io.Writer, d *Document, colour bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", sideText(d.Base), sideText(d.Candidate))
-	s := d.Settings
-	fmt.Fprintf(&b, "%s gate, thresholds %s; a %g false-alarm budget, %g a row, spent over its looks as its pairs grow, the rest at the last\n",
-		s.Method, strings.Join(s.Thresholds, ","), s.Alpha, s.Alpha/float64(max(len(d.Rows), 1)))
+	b.WriteString(settingsText(d) + "\n")
 	if d.StopReason != "" {
 		fmt.Fprintf(&b, "stopped: %s, after %.0f s\n", d.StopReason, d.Seconds)
 	}
@@ -25,12 +23,14 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write gate table: %w", err)
 	}
-	tbl := compare.NewTable(w, "point", "metric", "pairs", "base median", "candidate median", "pair spread (p10, p90)",
-		"change [CI]", "CI level", "decision")
+	header := make([]any, len(columns))
+	for i, c := range columns {
+		header[i] = c
+	}
+	tbl := compare.NewTable(w, header...)
 	for _, r := range d.Rows {
-		cells := []string{r.Label(), r.Metric + " (" + r.Unit + ")", fmt.Sprint(len(r.Base)), valueCell(r.BaseMedian, len(r.Base)),
-			valueCell(r.CandidateMedian, len(r.Candidate)), spreadCell(r), changeCell(r), levelCell(r),
-			compare.Paint(colour, r.Decision.String(), decisionCell(r))}
+		cells := rowCells(r)
+		cells[len(cells)-1] = compare.Paint(colour, r.Decision.String(), cells[len(cells)-1])
 		if err := tbl.Append(cells); err != nil {
 			return fmt.Errorf("write gate table: %w", err)
 		}
@@ -40,22 +40,50 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 	}
 	b.Reset()
 	b.WriteString("\n")
-	for _, r := range d.Rows {
-		for _, n := range Notes(r) {
-			fmt.Fprintf(&b, "%s %s: %s\n", r.Label(), r.Metric, n)
-		}
-	}
-	if n := d.Load.Note(); n != "" {
-		fmt.Fprintf(&b, "load: %s\n", n)
-	}
-	if d.Status == StatusPartial {
-		fmt.Fprintf(&b, "partial: %s\n", d.Reason)
+	for _, n := range allNotes(d) {
+		b.WriteString(n + "\n")
 	}
 	b.WriteString(compare.Paint(colour, d.Outcome, Summary(d)) + "\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write gate table: %w", err)
 	}
 	return nil
+}
+
+// columns are the gate table's columns, in every format that has a table.
+var columns = []string{"point", "metric", "pairs", "base median", "candidate median", "pair spread (p10, p90)",
+	"change [CI]", "CI level", "decision"}
+
+// rowCells are a row's cells under [columns], uncoloured.
+func rowCells(r *Row) []string {
+	return []string{r.Label(), r.Metric + " (" + r.Unit + ")", fmt.Sprint(len(r.Base)), valueCell(r.BaseMedian, len(r.Base)),
+		valueCell(r.CandidateMedian, len(r.Candidate)), spreadCell(r), changeCell(r), levelCell(r), decisionCell(r)}
+}
+
+// settingsText says how the gate decides: method, thresholds and the
+// false-alarm budget.
+func settingsText(d *Document) string {
+	s := d.Settings
+	return fmt.Sprintf("%s gate, thresholds %s; a %g false-alarm budget, %g a row, spent over its looks as its pairs grow, the rest at the last",
+		s.Method, strings.Join(s.Thresholds, ","), s.Alpha, s.Alpha/float64(max(len(d.Rows), 1)))
+}
+
+// allNotes are the notes under the table, in every format: each row's
+// ("write_lat 64 B lat.p50: ..."), the load's and a partial gate's.
+func allNotes(d *Document) []string {
+	var out []string
+	for _, r := range d.Rows {
+		for _, n := range Notes(r) {
+			out = append(out, fmt.Sprintf("%s %s: %s", r.Label(), r.Metric, n))
+		}
+	}
+	if n := d.Load.Note(); n != "" {
+		out = append(out, "load: "+n)
+	}
+	if d.Status == StatusPartial {
+		out = append(out, "partial: "+d.Reason)
+	}
+	return out
 }
 
 func sideText(s Side) string {

@@ -99,6 +99,24 @@ func TestGateTCPAA(t *testing.T) {
 	}
 }
 
+// TestGateTCPCIFormats: -o junit and -o markdown through the command, to
+// a file, as a CI step takes them.
+func TestGateTCPCIFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ format, want string }{
+		{"junit", `<testcase name="lat.p50" classname="tcp_lat 64 B" time="0">`},
+		{"markdown", "| tcp_lat 64 B | lat.p50 (us) | 4 |"},
+	} {
+		out := filepath.Join(dir, "gate."+c.format)
+		r := run(t, 3*time.Minute, "gate", "tcp_lat:64", "--max-pairs", "4", "--first-look", "4", "--save-dir", dir,
+			"--alpha", "0.0001", "--fail-on", "lat.p50>+50%", "-o", c.format, "--output-file", out)
+		b, err := os.ReadFile(out)
+		if err != nil || (r.code != 0 && r.code != 3) || !strings.Contains(string(b), c.want) {
+			t.Errorf("-o %s: exit %d, %v; want %q in:\n%s\nstderr:\n%s", c.format, r.code, err, c.want, b, r.stderr)
+		}
+	}
+}
+
 // TestGateInterrupted: Ctrl-C in the middle keeps the pairs measured,
 // saved as partial, and exits 130.
 func TestGateInterrupted(t *testing.T) {

@@ -148,6 +148,7 @@ func TestCoordinatorSilent(t *testing.T) {
 	}{
 		{"silent", "", "timed out after 300ms: read tcp "},
 		{"http", "HTTP/1.1 400 Bad Request\r\n\r\n", `peer is not an rdma-bench fabric process (frame starts "HTTP", want "RBF1")`},
+		{"other version", "RBF2\x00\x00\x00\x02{}", "peer speaks fabric protocol version 2, this rank 1: run the same rdma-bench on every rank"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ln, err := net.Listen("tcp", "127.0.0.1:0")

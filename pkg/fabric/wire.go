@@ -16,10 +16,22 @@ import (
 
 // Coordinator frames: a 4-byte magic, a 4-byte big-endian payload length,
 // then one JSON message. The magic tells an rdma-bench fabric peer from
-// anything else listening on the address.
+// anything else listening on the address; its last byte is the protocol's
+// version ([frameVersion]), and a peer of another version is refused by
+// name.
+//
+// This is not pkg/exchange's protocol, by design: exchange is the
+// client/server control channel of one measurement, typed frames with a
+// 16-bit version decoded strictly, between two processes that may be of
+// different builds. The coordinator's frames carry a handful of messages
+// among the ranks of one sweep, which all run the same binary (rendezvous
+// checks it), under a token and with small bounds before a peer is a
+// member (auth.go); folding the two would tie the ranks' protocol to the
+// measurement's for no gain.
 const (
-	frameMagic  = "RBF1"
-	frameHeader = 8
+	frameVersion = '1'
+	frameMagic   = "RBF" + string(frameVersion)
+	frameHeader  = 8
 	// maxFrame bounds a payload, in bytes; a pair's result is the largest.
 	maxFrame = 16 << 20
 )
@@ -108,6 +120,9 @@ func readFrame(r io.Reader, limit int) (*message, error) {
 	var hdr [frameHeader]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, err
+	}
+	if string(hdr[:3]) == frameMagic[:3] && hdr[3] != frameVersion && hdr[3] >= '0' && hdr[3] <= '9' {
+		return nil, fmt.Errorf("peer speaks fabric protocol version %c, this rank %c: run the same rdma-bench on every rank", hdr[3], frameVersion)
 	}
 	if string(hdr[:4]) != frameMagic {
 		return nil, fmt.Errorf("peer is not an rdma-bench fabric process (frame starts %q, want %q)", hdr[:4], frameMagic)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Pair statuses in PairOutcome.Status.
@@ -32,7 +33,7 @@ const (
 const SchemaVersion = 1
 
 // Kind is the kind of a fabric document.
-const Kind = "fabric"
+const Kind = document.KindFabric
 
 // Tool names the program that wrote a document, as the run documents do.
 type Tool struct {

@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Kind is the document kind of a gate's document.
-const Kind = "gate"
+const Kind = document.KindGate
 
 // SchemaVersion is the layout version of the gate's document.
 const SchemaVersion = 2

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 func init() {
@@ -66,7 +66,7 @@ func runSuite(ctx context.Context, args []string) error {
 		return err
 	}
 	b.DefaultDuration(bench.SuitePoint)
-	list, err := workloads.ParseSizes(*sizes)
+	list, err := point.ParseSizes(*sizes)
 	if err != nil {
 		return usageError("--sizes: %v", err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -98,7 +99,7 @@ func (b *Flags) Check() error {
 		return inputError("--token: want up to 256 printable characters")
 	}
 	if b.maxMemory != "" {
-		m, err := workloads.ParseMemory(b.maxMemory)
+		m, err := point.ParseMemory(b.maxMemory)
 		if err != nil {
 			return inputError("--max-memory: %v", err)
 		}
@@ -133,15 +134,15 @@ func (b *Flags) Sizes() ([]int, error) {
 	if b.Spec.Size != 0 {
 		return nil, inputError("-s and -a cannot go together: -a sweeps sizes from --sweep-min to --sweep-max")
 	}
-	lo, err := workloads.ParseSize(b.sweepMin)
+	lo, err := point.ParseSize(b.sweepMin)
 	if err != nil {
 		return nil, inputError("--sweep-min: %v", err)
 	}
-	hi, err := workloads.ParseSize(b.sweepMax)
+	hi, err := point.ParseSize(b.sweepMax)
 	if err != nil {
 		return nil, inputError("--sweep-max: %v", err)
 	}
-	s, err := workloads.SweepSizes(lo, hi)
+	s, err := point.SweepSizes(lo, hi)
 	if err != nil {
 		return nil, inputError("%v", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // Expectation is one floor (or ceiling) on a metric, for the points its
@@ -120,7 +120,7 @@ func (e *Expectation) selector(key, v string) error {
 			err = fmt.Errorf("transport=%s: choose RC, UC, UD or TCP", v)
 		}
 	case "size":
-		e.Size, err = workloads.ParseSize(v)
+		e.Size, err = point.ParseSize(v)
 	case "qps", "threads":
 		n, perr := strconv.Atoi(v)
 		if perr != nil || n < 1 {

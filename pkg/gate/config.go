@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // Method is how a point's change is estimated from its pairs.
@@ -41,11 +43,11 @@ func ParsePoint(s string) (Point, error) {
 	if !ok || name == "" || size == "" {
 		return Point{}, fmt.Errorf("point %q: want WORKLOAD:SIZE, such as write_lat:64 or write_bw:4K", s)
 	}
-	w, err := workloads.Lookup(name)
+	w, err := catalog.Lookup(name)
 	if err != nil {
 		return Point{}, fmt.Errorf("point %q: %w", s, err)
 	}
-	n, err := workloads.ParseSize(size)
+	n, err := point.ParseSize(size)
 	if err != nil {
 		return Point{}, fmt.Errorf("point %q: %w", s, err)
 	}
@@ -58,7 +60,7 @@ var DefaultPoints = []string{"write_lat:64", "read_lat:4K", "write_bw:4K", "send
 
 // String names the point as a table row does: "write_lat 64 B".
 func (p Point) String() string {
-	return p.Workload + " " + sizeText(p.SizeBytes)
+	return p.Workload + " " + document.FormatSize(p.SizeBytes)
 }
 
 // Metric is the metric the point is gated on.
@@ -67,16 +69,6 @@ func (p Point) Metric() compare.Metric {
 		return metric.LatP50
 	}
 	return metric.BW
-}
-
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Side is one side of the gate: a binary, its extra flags, its

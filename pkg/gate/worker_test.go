@@ -120,7 +120,7 @@ func testPool(t *testing.T, base, cand string) (*Pool, *Side, *Side) {
 	return p, sides[0], sides[1]
 }
 
-var point = Point{Workload: "write_lat", SizeBytes: 64, Latency: true}
+var lat64 = Point{Workload: "write_lat", SizeBytes: 64, Latency: true}
 
 // TestPoolWorkers: both sides answer from their workers, run after run.
 func TestPoolWorkers(t *testing.T) {
@@ -130,7 +130,7 @@ func TestPoolWorkers(t *testing.T) {
 	}
 	for i := 1; i <= 3; i++ {
 		for _, s := range []*Side{base, cand} {
-			m, err := p.Run(context.Background(), s, point)
+			m, err := p.Run(context.Background(), s, lat64)
 			if err != nil || m.Value != 10+float64(i) || m.Clean == nil || !*m.Clean {
 				t.Fatalf("run %d of %s: %+v, %v; want p50 %d from its worker", i, s.Name, m, err, 10+i)
 			}
@@ -146,7 +146,7 @@ func TestPoolFallsBack(t *testing.T) {
 		if base.RunsAs != RunsAsProcess || cand.RunsAs != RunsAsProcess || !strings.Contains(base.RunsAsWhy, "candidate side") {
 			t.Errorf("%s: runs as %q and %q (%q), want both processes, naming the candidate", mode, base.RunsAs, cand.RunsAs, base.RunsAsWhy)
 		}
-		if m, err := p.Run(context.Background(), cand, point); err != nil || m.Value != 10 {
+		if m, err := p.Run(context.Background(), cand, lat64); err != nil || m.Value != 10 {
 			t.Errorf("%s: a run as a process: %+v, %v", mode, m, err)
 		}
 	}
@@ -168,7 +168,7 @@ func TestPoolWorkerFails(t *testing.T) {
 		var err error
 		start := time.Now()
 		for i := 0; i < 2 && err == nil; i++ {
-			_, err = p.Run(context.Background(), cand, point)
+			_, err = p.Run(context.Background(), cand, lat64)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want an error with %q", c.mode, err, c.want)
@@ -176,7 +176,7 @@ func TestPoolWorkerFails(t *testing.T) {
 		if time.Since(start) > 4*time.Second {
 			t.Errorf("%s: took %v", c.mode, time.Since(start))
 		}
-		if _, err := p.Run(context.Background(), cand, point); err == nil {
+		if _, err := p.Run(context.Background(), cand, lat64); err == nil {
 			t.Errorf("%s: a run after the worker failed succeeded", c.mode)
 		}
 	}
@@ -194,7 +194,7 @@ func TestPoolRenew(t *testing.T) {
 	if len(after) != 2 || slices.ContainsFunc(after, func(pid int) bool { return slices.Contains(before, pid) }) {
 		t.Fatalf("workers %v, then %v: want two fresh ones", before, after)
 	}
-	if m, err := p.Run(context.Background(), base, point); err != nil || m.Value != 11 {
+	if m, err := p.Run(context.Background(), base, lat64); err != nil || m.Value != 11 {
 		t.Errorf("a run in the fresh worker: %+v, %v", m, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
@@ -244,7 +245,7 @@ func (p *Param) setFlag(s *Spec, v string) error {
 		return fmt.Errorf("choose %s", strings.Join(p.choices, ", "))
 	case *int:
 		if p.kind == kindSize {
-			n, err := ParseSize(v)
+			n, err := point.ParseSize(v)
 			if err != nil {
 				return err
 			}

@@ -3,18 +3,21 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // page is what a test reads from a report: its scripts, its figures and
 // the inline SVG in each, its table headers and its text.
 type page struct {
 	scripts, figures, svgs, outsideSVG int
-	headers                            []string
+	headers, captions                  []string
 	text                               string
 }
 
@@ -59,6 +62,10 @@ func readPage(t *testing.T, path string) page {
 				if n.FirstChild != nil {
 					p.headers = append(p.headers, n.FirstChild.Data)
 				}
+			case "caption":
+				if n.FirstChild != nil {
+					p.captions = append(p.captions, n.FirstChild.Data)
+				}
 			}
 			for _, a := range n.Attr {
 				if strings.HasPrefix(a.Key, "on") || (a.Key == "src" || a.Key == "href") && strings.Contains(a.Val, "//") {
@@ -99,10 +106,14 @@ func TestReport(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"20.31.1014, 20.35.2000", "label base: testdata/compare/base.json", "label candidate: testdata/compare/slower.json",
-		"write_lat RC poll 64 B", "2.207", "Trend across labels"} {
+		"write_lat RC poll 64 B", "2.207", "Trend across labels", report.LatencyMeaning} {
 		if !strings.Contains(p.text, w) {
 			t.Errorf("report lacks %q", w)
 		}
+	}
+	// Each label's latency and bandwidth table is captioned by its label.
+	if want := []string{"label base", "label candidate", "label base", "label candidate"}; !slices.Equal(p.captions, want) {
+		t.Errorf("table captions %q, want %q", p.captions, want)
 	}
 }
 
@@ -122,7 +133,7 @@ func TestReportWithBase(t *testing.T) {
 		t.Errorf("%d scripts, %d figures, %d svg; want 0, 13, 13", p.scripts, p.figures, p.svgs)
 	}
 	for _, w := range []string{"gate fail (exit 1)", "Comparison against the base", "base median [CI] n", "+10.1% [+9.9%, +10.3%]",
-		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware"} {
+		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware", report.LatencyMeaning} {
 		if !strings.Contains(p.text, w) {
 			t.Errorf("report lacks %q", w)
 		}

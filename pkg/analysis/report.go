@@ -55,16 +55,22 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	return r, nil
 }
 
+// sideCaption names a side's tables: "label fw-A", or "documents
+// without a label".
+func sideCaption(s *results.Group) string {
+	if s.Label == "" {
+		return "documents without a label"
+	}
+	return "label " + s.Label
+}
+
 // figureSections are the report's latency, load, bandwidth, spectra and
 // trend sections: each side's table and the charts.
 func figureSections(sides []*results.Group, charts map[string][]results.NamedChart) []plot.Section {
 	lat := plot.Section{Title: "Latency", Charts: chartsOf(charts, "latency")}
 	bw := plot.Section{Title: "Bandwidth and message rate", Charts: chartsOf(charts, "bandwidth", "msgrate", "cpu")}
 	for _, s := range sides {
-		name := "documents without a label"
-		if s.Label != "" {
-			name = "label " + s.Label
-		}
+		name := sideCaption(s)
 		var files []string
 		for _, d := range s.Docs {
 			files = append(files, d.Path)
@@ -72,10 +78,12 @@ func figureSections(sides []*results.Group, charts map[string][]results.NamedCha
 		note := fmt.Sprintf("%s: %s", name, strings.Join(files, ", "))
 		if t := results.LatencyTable(s); len(t.Rows) > 0 {
 			lat.Notes = append(lat.Notes, note)
+			t.Caption = name
 			lat.Tables = append(lat.Tables, t)
 		}
 		if t := results.BandwidthTable(s); len(t.Rows) > 0 {
 			bw.Notes = append(bw.Notes, note)
+			t.Caption = name
 			bw.Tables = append(bw.Tables, t)
 		}
 	}
@@ -89,6 +97,7 @@ func figureSections(sides []*results.Group, charts map[string][]results.NamedCha
 		}
 		for _, s := range sides {
 			if t := results.LoadTable(s); len(t.Rows) > 0 {
+				t.Caption = sideCaption(s)
 				load.Tables = append(load.Tables, t)
 			}
 		}
@@ -97,6 +106,9 @@ func figureSections(sides []*results.Group, charts map[string][]results.NamedCha
 	// and tables rather than between them.
 	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
 		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
+	for _, s := range []*plot.Section{&lat, &load, &spectra} {
+		s.Notes = append([]string{report.LatencyMeaning}, s.Notes...)
+	}
 	var out []plot.Section
 	for _, s := range []plot.Section{lat, load, bw, spectra} {
 		if len(s.Tables) > 0 || len(s.Charts) > 0 {
@@ -148,6 +160,9 @@ func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []str
 		sec.Tables = append(sec.Tables, t)
 	}
 	sec.Tables = append(sec.Tables, results.ComparisonTable(g))
+	if slices.ContainsFunc(g.Rows, func(r compare.GateRow) bool { return r.Metric.Percentile > 0 }) {
+		sec.Notes = append(sec.Notes, report.LatencyMeaning)
+	}
 	sec.Notes = append(sec.Notes, c.Comparison.Notes()...)
 	sec.Notes = append(sec.Notes, skipped...)
 	caption := results.CaptionOf(append(slices.Clone(base), docs...))

@@ -34,7 +34,10 @@ type Section struct {
 
 // Table is a plain table; cells that hold a number are right-aligned.
 type Table struct {
-	Header []string
+	// Caption names the table above it (whose figures they are: a
+	// label's); "" for none.
+	Caption string
+	Header  []string
 	Rows   [][]string
 	// Notes are printed below the table: what its marks mean.
 	Notes []string

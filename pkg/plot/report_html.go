@@ -20,6 +20,7 @@ div.wide { overflow-x: auto; }
 td { white-space: nowrap; }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
+caption { text-align: left; font-weight: bold; padding: .2em 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 p.note { font-size: .85em; color: #444; margin: -.8em 0 1.2em; }
 table.meta th { background: none; border: none; color: #555; font-weight: normal; padding-left: 0; }
@@ -58,6 +59,9 @@ p.note { margin: .4em 0; }
 {{- end}}
 {{- range $s.Tables}}
 <div class="wide"><table>
+{{- if .Caption}}
+<caption>{{.Caption}}</caption>
+{{- end}}
 {{- if .Header}}
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 {{- end}}

@@ -74,7 +74,7 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 	}
 	ew.printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
 	if len(lat) > 0 {
-		ew.printf("\nlatency: half the round trip for write, send and TCP; the full round trip for read and atomics\n")
+		ew.printf("\n%s\n", LatencyMeaning)
 		if err := renderComparison(ew, []any{"#bytes", "workload", "samples", "p50[usec]", "p99[usec]", "p99.9[usec]",
 			"baseline", "base p50[usec]", "base p99[usec]", "p50 ratio", "cpu/op[usec]", "base cpu/op[usec]"}, lat); err != nil {
 			return err

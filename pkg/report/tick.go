@@ -35,3 +35,8 @@ func SavedAtTick(l *document.Latency) bool {
 // TickWarning is the warning of a latency at the tick.
 const TickWarning = "the median latency sits at the scheduler's tick: the two sides took turns on one CPU " +
 	"(a third busy thread took the other); pin them apart with --cpu, or stop what else runs"
+
+// LatencyMeaning says what a latency figure measures, workload by
+// workload, wherever latency is shown (the suite's table, the HTML
+// report's latency sections): perftest's convention.
+const LatencyMeaning = "latency: half the round trip for write, send and TCP; the full round trip for read and atomics"

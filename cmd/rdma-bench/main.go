@@ -30,11 +30,6 @@ func register(name, summary string, run func(ctx context.Context, args []string)
 	commands[name] = command{summary: summary, run: run}
 }
 
-// badInput is an error caused by what the user typed: exit code 2.
-type badInput struct{ msg string }
-
-func (e *badInput) Error() string { return e.msg }
-
 // exitStatus is a verdict with its own exit code (compare: 1 regression, 3
 // inconclusive), with a line for stderr when msg is not empty.
 type exitStatus struct {
@@ -44,9 +39,10 @@ type exitStatus struct {
 
 func (e *exitStatus) Error() string { return e.msg }
 
-// usageError builds an error about bad input, so main exits with code 2.
+// usageError builds an error about bad input, marked as the libraries
+// mark theirs (package inputerr), so main exits with code 2.
 func usageError(format string, a ...any) error {
-	return &badInput{msg: fmt.Sprintf(format, a...)}
+	return inputerr.New(format, a...)
 }
 
 func usage() {
@@ -104,7 +100,7 @@ func exitCode(err error) (int, string) {
 	switch {
 	case err == nil, errors.Is(err, pflag.ErrHelp):
 		return 0, ""
-	case errors.As(err, new(*badInput)), inputerr.Is(err):
+	case inputerr.Is(err):
 		return 2, err.Error()
 	case errors.As(err, &st):
 		return st.code, st.msg

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"os"
 	"os/signal"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/pflag"
+
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 )
 
 // command is one subcommand: it parses its own flags and returns an error;

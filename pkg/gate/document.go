@@ -47,6 +47,9 @@ type Document struct {
 	// time, start to exit: Seconds - RunSeconds is the gate's own time.
 	Runs       int     `json:"runs"`
 	RunSeconds float64 `json:"run_seconds"`
+	// RenewSeconds is the time spent replacing the sides' workers between
+	// rounds (--worker-rounds), part of the gate's own time.
+	RenewSeconds float64 `json:"renew_seconds,omitempty"`
 	// StopReason says why measuring stopped: every row decided, the
 	// budget, the most pairs.
 	StopReason string `json:"stop_reason,omitempty"`

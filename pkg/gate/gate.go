@@ -129,7 +129,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 			pairTime[i] = g.now().Sub(t0)
 			r.PairSeconds += pairTime[i].Seconds()
 		}
-		if err := g.renew(ctx, pair, &renewTime); err != nil {
+		if err := g.renew(ctx, doc, pair, &renewTime); err != nil {
 			return fail(err)
 		}
 		// The next round, of the rows still undecided, must fit.
@@ -281,8 +281,9 @@ func (g *Gate) look(doc *Document, spend compare.Spending, final bool, end int) 
 }
 
 // renew gives each side a fresh worker every WorkerRounds rounds (when the
-// runner keeps workers), timing it into *took.
-func (g *Gate) renew(ctx context.Context, pair int, took *time.Duration) error {
+// runner keeps workers), timing it into *took and the document's
+// RenewSeconds.
+func (g *Gate) renew(ctx context.Context, doc *Document, pair int, took *time.Duration) error {
 	r, ok := g.Runner.(interface{ Renew(context.Context) error })
 	if !ok || g.Config.WorkerRounds <= 0 || pair%g.Config.WorkerRounds != 0 {
 		return nil
@@ -290,6 +291,7 @@ func (g *Gate) renew(ctx context.Context, pair int, took *time.Duration) error {
 	t0 := g.now()
 	err := r.Renew(ctx)
 	*took = g.now().Sub(t0)
+	doc.RenewSeconds += took.Seconds()
 	return err
 }
 

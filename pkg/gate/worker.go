@@ -3,6 +3,7 @@ package gate
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,16 +78,35 @@ func (r *Pool) Start(ctx context.Context, sides ...*Side) error {
 // runtime) can make one side's runs persistently a few per cent slower
 // than the other's in the emulated VM, which no number of pairs from one
 // pair of workers averages out; fresh workers each round make the pairs
-// of different rounds independent, as a process per run does.
+// of different rounds independent, as a process per run does. The sides
+// are renewed at the same time (nothing is measured meanwhile), so a
+// renewal costs the slower side's stop and start, not their sum.
 func (r *Pool) Renew(ctx context.Context) error {
+	type renewed struct {
+		side *Side
+		w    *worker
+		err  error
+	}
+	out := make(chan renewed, len(r.workers))
 	for s, w := range r.workers {
-		w.close()
-		nw, err := startWorker(ctx, s, r.Log)
-		if err != nil {
-			delete(r.workers, s)
-			return fmt.Errorf("a fresh worker: %w", err)
+		go func() {
+			w.close()
+			nw, err := startWorker(ctx, s, r.Log)
+			out <- renewed{s, nw, err}
+		}()
+	}
+	var errs []error
+	for range len(r.workers) {
+		n := <-out
+		if n.err != nil {
+			delete(r.workers, n.side)
+			errs = append(errs, n.err)
+			continue
 		}
-		r.workers[s] = nw
+		r.workers[n.side] = n.w
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("a fresh worker: %w", errors.Join(errs...))
 	}
 	return nil
 }

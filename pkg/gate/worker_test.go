@@ -46,7 +46,8 @@ func fakeDoc(v float64) string {
 // (no such command, as a binary that predates it), die (exits at the
 // second request), hang (never answers), garbage (answers text), schema
 // (a document of another schema),
-// protocol (a hello of another protocol), garbage-hello (text first).
+// protocol (a hello of another protocol), garbage-hello (text first),
+// slow (serves, but takes a second to start).
 func fakeSide(mode string, args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -72,6 +73,8 @@ func fakeSide(mode string, args []string) int {
 	case "garbage-hello":
 		fmt.Println("latency 12 us")
 		return 0
+	case "slow":
+		time.Sleep(time.Second)
 	}
 	b, _ := EncodeLine(hello)
 	os.Stdout.Write(b)
@@ -199,7 +202,21 @@ func TestPoolRenew(t *testing.T) {
 	}
 }
 
-// renewRunner is a fakeRunner that counts Renew calls.
+// TestPoolRenewTogether: the two sides' workers are replaced at the same
+// time, so a renewal takes one side's start, not the sum of both.
+func TestPoolRenewTogether(t *testing.T) {
+	p, _, _ := testPool(t, "slow", "slow")
+	t0 := time.Now()
+	if err := p.Renew(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); took >= 2*time.Second {
+		t.Errorf("renewing two workers that take a second each to start took %v: one after the other", took)
+	}
+}
+
+// renewRunner is a fakeRunner that counts Renew calls, each taking half
+// a second of the fake clock.
 type renewRunner struct {
 	*fakeRunner
 	renewed []int
@@ -207,6 +224,7 @@ type renewRunner struct {
 
 func (r *renewRunner) Renew(context.Context) error {
 	r.renewed = append(r.renewed, r.runs)
+	r.clock.t = r.clock.t.Add(500 * time.Millisecond)
 	return nil
 }
 
@@ -229,6 +247,9 @@ func TestGateRenewsWorkers(t *testing.T) {
 		}
 		if len(r.renewed) != want || d.Settings.WorkerRounds != rounds {
 			t.Errorf("--worker-rounds %d: renewed %d times over %d pairs, want %d", rounds, len(r.renewed), len(d.Rows[0].Base), want)
+		}
+		if d.RenewSeconds != 0.5*float64(len(r.renewed)) {
+			t.Errorf("--worker-rounds %d: renew_seconds %g after %d renewals of 0.5 s", rounds, d.RenewSeconds, len(r.renewed))
 		}
 	}
 }

@@ -38,7 +38,7 @@ type Table struct {
 	// label's); "" for none.
 	Caption string
 	Header  []string
-	Rows   [][]string
+	Rows    [][]string
 	// Notes are printed below the table: what its marks mean.
 	Notes []string
 }

@@ -206,7 +206,8 @@ func PartialReason(doc *Document) string {
 }
 
 // Summary is the line that goes with a non-zero ExitStatus: how many
-// pairs failed, how many suspects are outliers.
+// pairs failed, how many suspects are outliers, and how many pairs were
+// not clean or thin.
 func Summary(doc *Document) string {
 	msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
 		doc.FailedCount(), doc.PairCount(), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
@@ -215,6 +216,11 @@ func Summary(doc *Document) string {
 	}
 	if n := len(doc.FailedRechecks()); n > 0 {
 		msg += fmt.Sprintf(", %d re-measurements failed", n)
+	}
+	if counts, err := doc.caveatCounts(1); err == nil {
+		if s := caveatSummary(counts); s != "" {
+			msg += "; " + s
+		}
 	}
 	if err := doc.Err(); err != nil {
 		msg += "; " + err.Error()

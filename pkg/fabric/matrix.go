@@ -108,20 +108,14 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 		tablewriter.WithHeaderAlignment(tw.AlignRight),
 		tablewriter.WithRowAlignment(tw.AlignRight),
 	)
-	n := m.Size()
-	header := make([]any, 0, n+1)
-	header = append(header, `src\dst`)
-	for _, mb := range m.Members {
-		header = append(header, strconv.Itoa(mb.Rank))
+	header, rows := m.Table()
+	hdr := make([]any, len(header))
+	for i, h := range header {
+		hdr[i] = h
 	}
-	tbl.Header(header...)
-	cells := make([][]string, 0, n)
-	for s := range n {
-		row := make([]string, 0, n+1)
-		row = append(row, fmt.Sprintf("%d %s", m.Members[s].Rank, m.Members[s].Hostname))
-		for d := range n {
-			row = append(row, m.cell(s, d))
-		}
+	tbl.Header(hdr...)
+	cells := make([][]string, 0, len(rows))
+	for _, row := range rows {
 		if err := tbl.Append(row); err != nil {
 			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
 		}
@@ -136,6 +130,26 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 		}
 	}
 	return nil
+}
+
+// Table is m's header (`src\dst` and each dst rank) and rows (src
+// "2 host-c", then each cell), as WriteMatrix writes them.
+func (m *Matrix) Table() (header []string, rows [][]string) {
+	n := m.Size()
+	header = append(make([]string, 0, n+1), `src\dst`)
+	for _, mb := range m.Members {
+		header = append(header, strconv.Itoa(mb.Rank))
+	}
+	rows = make([][]string, 0, n)
+	for s := range n {
+		row := make([]string, 0, n+1)
+		row = append(row, fmt.Sprintf("%d %s", m.Members[s].Rank, m.Members[s].Hostname))
+		for d := range n {
+			row = append(row, m.cell(s, d))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
 }
 
 func (m *Matrix) cell(s, d int) string {

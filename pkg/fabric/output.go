@@ -14,10 +14,11 @@ import (
 
 // Beyond these many ranks, rank 0's table names the first members only
 // and leaves the matrices to the JSON document and the heat maps.
-const (
-	maxTableMembers = 64
-	findingsLimit   = 20
-)
+const maxTableMembers = 64
+
+// FindingsLimit is how many lines each list of the findings shows in
+// rank 0's table and in report's view of a saved sweep.
+const FindingsLimit = 20
 
 // Output is what rank 0 writes, beside the heat maps: the document in a
 // format, to a file or standard output, and saved as JSON.
@@ -191,7 +192,7 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	if ew.err != nil {
 		return ew.err
 	}
-	if err := WriteFindings(w, doc, findingsLimit); err != nil {
+	if err := WriteFindings(w, doc, FindingsLimit); err != nil {
 		return err
 	}
 	return doc.Err()

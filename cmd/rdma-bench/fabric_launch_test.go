@@ -86,7 +86,7 @@ func checkLaunched(t *testing.T, code int, stdout, stderr, dir, launcher, method
 		}
 		for s, row := range rows {
 			for dst, cell := range row[1:] {
-				if v, ok := m.At(s, dst); s != dst && (!ok || cell != formatCell(v)) || s == dst && cell != "-" {
+				if v, ok := m.At(s, dst); s != dst && (!ok || cell != markedCell(m, s, dst)) || s == dst && cell != "-" {
 					t.Errorf("%s %d->%d: cell %q, document %v", metric, s, dst, cell, v)
 				}
 			}

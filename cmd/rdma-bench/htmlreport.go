@@ -19,7 +19,7 @@ func runReport(ctx context.Context, args []string) error {
 	fs := newFlagSet("report")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
-			"FILE and BASE: saved documents, directories or quoted glob patterns\n\nflags:\n")
+			"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var o analysis.ReportOptions
@@ -34,7 +34,19 @@ func runReport(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
 		return usageError("-o %s: directory %s does not exist", *out, filepath.Dir(*out))
 	}
-	r, err := analysis.BuildReport(ctx, o, fs.Args(), os.Stderr)
+	fab, err := analysis.LoadFabric(ctx, fs.Args())
+	if err != nil {
+		return stopped(ctx, err)
+	}
+	var r plot.Report
+	switch {
+	case fab != nil && len(o.Bases) > 0:
+		return usageError("--base: a fabric document's report compares nothing; leave --base out")
+	case fab != nil:
+		r, err = analysis.FabricReport(ctx, o.Title, fab, os.Stderr)
+	default:
+		r, err = analysis.BuildReport(ctx, o, fs.Args(), os.Stderr)
+	}
 	if err != nil {
 		return stopped(ctx, err)
 	}

@@ -18,7 +18,7 @@ func init() {
 func runPlot(ctx context.Context, args []string) error {
 	fs := newFlagSet("plot")
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns\n\nflags:\n")
+		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var c analysis.ChartOptions
@@ -37,7 +37,19 @@ func runPlot(ctx context.Context, args []string) error {
 			want = append(want, strings.TrimSpace(k))
 		}
 	}
-	charts, err := c.Plot(ctx, fs.Args(), want, os.Stderr)
+	fab, err := analysis.LoadFabric(ctx, fs.Args())
+	if err != nil {
+		return stopped(ctx, err)
+	}
+	var charts []results.NamedChart
+	switch {
+	case fab != nil && want != nil:
+		return usageError("--charts: a fabric document's charts are its heat maps, one per metric; leave --charts out")
+	case fab != nil:
+		charts, err = analysis.FabricCharts(fab, os.Stderr)
+	default:
+		charts, err = c.Plot(ctx, fs.Args(), want, os.Stderr)
+	}
 	if err != nil {
 		return stopped(ctx, err)
 	}

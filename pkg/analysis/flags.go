@@ -77,10 +77,14 @@ func (s *sessionNoise) Type() string { return "N%" }
 // Register adds report's flags but its output to fs: the title, the
 // bases and their comparison's, then the charts' (ChartOptions).
 func (o *ReportOptions) Register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Title, "title", "rdma-bench report", "the report's title")
+	fs.StringVar(&o.Title, "title", DefaultReportTitle, "the report's title")
 	fs.StringArrayVar(&o.Bases, "base", nil, "documents to compare the others against (a file, directory or glob pattern; repeatable)")
 	fs.StringVar(&o.FailOn, "fail-on", compare.DefaultThresholdSpec, "with --base: the gate's thresholds, as compare takes them")
 	fs.StringArrayVar(&o.Ignore, "ignore-param", nil, "with --base: compare points that differ in this measured parameter (repeatable): "+strings.Join(results.IgnorableParams, ", "))
 	fs.Var(&sessionNoise{&o.SessionNoisePct}, "session-noise", "with --base: "+sessionNoiseUsage)
 	o.Charts.Register(fs)
 }
+
+// DefaultReportTitle is report's --title when not given; a fabric
+// document's report then names the sweep instead.
+const DefaultReportTitle = "rdma-bench report"

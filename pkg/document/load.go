@@ -91,7 +91,11 @@ func Each(ctx context.Context, note func(string), fn func(*Document) error, path
 type OtherKindError struct{ Kind string }
 
 func (e *OtherKindError) Error() string {
-	return fmt.Sprintf("a %s document: compare, plot and report read the documents of run and suite (rdma-bench %s has its own outputs)", e.Kind, e.Kind)
+	msg := fmt.Sprintf("a %s document: compare, plot and report read the documents of run and suite (rdma-bench %s has its own outputs)", e.Kind, e.Kind)
+	if e.Kind == KindFabric {
+		msg += "; plot and report view a fabric document named alone"
+	}
+	return msg
 }
 
 // found is a file to read; named if the user named it rather than a

@@ -192,6 +192,11 @@ type PairOutcome struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// ElapsedNS is how long the measuring side took.
 	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
+
+	// caveats are Result's (see Caveats), read once; rank 0's pair log
+	// keeps them beside the figures.
+	caveats     []Caveat
+	caveatsRead bool
 }
 
 // Partial reports whether the sweep was cut short: its Status is

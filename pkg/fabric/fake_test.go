@@ -32,6 +32,10 @@ type fakeMeasurer struct {
 	// hook, when set, runs before each call with the call's 1-based
 	// count; a non-nil error is returned instead of measuring.
 	hook func(ctx context.Context, call int, role string, peer int) error
+	// unclean, when set, names the peers against which this rank's runs
+	// of workload "lat" are not clean: its result then says so, as a run
+	// document's counters do.
+	unclean map[int]bool
 
 	mu       sync.Mutex
 	calls    int
@@ -54,6 +58,9 @@ func (l *spanLog) add(s span) {
 	defer l.mu.Unlock()
 	l.spans = append(l.spans, s)
 }
+
+// fakeUnclean is the counters' verdict of a fakeMeasurer's unclean run.
+const fakeUnclean = "not clean: local: packet_seq_err +2 packets"
 
 func fakeLat(src, dst int) float64 { return 1 + 0.01*float64(src) + 0.001*float64(dst) }
 func fakeBW(src, dst int) float64  { return 100 - 0.1*float64(src) - 0.01*float64(dst) }
@@ -148,8 +155,13 @@ func (f *fakeMeasurer) Measure(ctx context.Context, peer Member) (PairResult, er
 		k := f.factor(peer.Rank, n)
 		lat, bw = lat*k, bw/k
 	}
+	var data any = map[string]int{"src": f.rank, "dst": served}
+	if f.unclean[peer.Rank] {
+		data = map[string]any{"results": []any{map[string]any{"workload": "lat", "samples": 1000,
+			"counters": map[string]any{"clean": false, "verdict": fakeUnclean}}}}
+	}
 	return PairResult{
-		Data:    map[string]int{"src": f.rank, "dst": served},
+		Data:    data,
 		Figures: map[string]float64{"lat.p50_us": lat, "bw_gbps": bw},
 	}, nil
 }

@@ -17,7 +17,10 @@ import (
 // failed pairs (in the sweep or re-measured) and outliers each host is in
 // (the bad cable or port shows as the host most often named). Each list
 // shows at most limit lines (all when limit <= 0). It ends with "no
-// failed pair, no outlier" when there is neither.
+// failed pair, no outlier" when there is neither. The pairs whose
+// counters saw their run unclean, or whose percentiles are from too few
+// samples, are listed by workload (caveatfindings.go) and counted on that
+// line too: "...; 6 of 6 write_bw pairs not clean".
 func WriteFindings(w io.Writer, doc *Document, limit int) error {
 	ew := &errWriter{w: w}
 	failed, outliers := doc.FailedCount(), doc.Outliers()
@@ -60,6 +63,15 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 	if len(doc.Suspects) > 0 {
 		writeSuspects(ew, doc, limit)
 	}
+	counts, err := doc.caveatCounts(limit)
+	if err != nil {
+		return err
+	}
+	writeCaveats(ew, doc, counts, limit)
+	caveats := ""
+	if s := caveatSummary(counts); s != "" {
+		caveats = "; " + s
+	}
 	for _, o := range outliers {
 		count(o.Src.Rank, o.Dst.Rank)
 	}
@@ -73,10 +85,10 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
 		}
 		if doc.Probe {
-			ew.printf("no failed pair: %s probed%s\n", plural(doc.PairCount(), "pair"), partial)
+			ew.printf("no failed pair: %s probed%s%s\n", plural(doc.PairCount(), "pair"), partial, caveats)
 			return ew.done("write findings")
 		}
-		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial)
+		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial, caveats)
 		return ew.done("write findings")
 	}
 	ranks := make([]int, 0, len(tally))

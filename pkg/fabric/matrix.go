@@ -9,6 +9,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Cell states of a Matrix.
@@ -31,7 +33,23 @@ type Matrix struct {
 	Values []float64
 	// State is each cell's Cell* state.
 	State []uint8
+	// Caveats are each measured cell's Caveat* bits: what its pair's
+	// result says of the figure.
+	Caveats []uint8
 }
+
+// Caveat bits of a Matrix's cell.
+const (
+	// CaveatThin: a percentile from fewer samples than it needs
+	// (report.Thin), marked report.ThinMark.
+	CaveatThin = 1 << iota
+	// CaveatUnclean: the pair's port counters saw its run unclean,
+	// marked report.UncleanMark.
+	CaveatUnclean
+)
+
+// Caveat returns the Caveat* bits of src -> dst.
+func (m *Matrix) Caveat(src, dst int) uint8 { return m.Caveats[src*m.Size()+dst] }
 
 // Size is the number of rows (and columns).
 func (m *Matrix) Size() int { return len(m.Members) }
@@ -45,7 +63,7 @@ func (m *Matrix) At(src, dst int) (float64, bool) {
 // Matrix builds metric's matrix from the document's pairs.
 func (d *Document) Matrix(metric string) *Matrix {
 	n := len(d.Members)
-	m := &Matrix{Metric: metric, Members: d.Members, Values: make([]float64, n*n), State: make([]uint8, n*n)}
+	m := &Matrix{Metric: metric, Members: d.Members, Values: make([]float64, n*n), State: make([]uint8, n*n), Caveats: make([]uint8, n*n)}
 	for i := range m.Values {
 		m.Values[i] = math.NaN()
 	}
@@ -61,6 +79,13 @@ func (d *Document) Matrix(metric string) *Matrix {
 			m.State[c] = CellNoFig
 		default:
 			m.State[c], m.Values[c] = CellOK, v
+			thin, unclean, _ := p.caveatOf(metric)
+			if thin {
+				m.Caveats[c] |= CaveatThin
+			}
+			if unclean {
+				m.Caveats[c] |= CaveatUnclean
+			}
 		}
 		return nil
 	})
@@ -70,7 +95,9 @@ func (d *Document) Matrix(metric string) *Matrix {
 // WriteMatrix renders m as a text table: a row per src ("2 host-c"), a
 // column per dst rank; "FAIL" for a failed pair, "n/a" for a pair measured
 // without this metric, "-" on the diagonal, blank where nothing was
-// scheduled.
+// scheduled. A figure carries the run tables' marks of its pair's caveats
+// (report.Marked: "2.000* !"), explained below the table
+// (report.Footnotes).
 func WriteMatrix(w io.Writer, m *Matrix) error {
 	if _, err := fmt.Fprintf(w, "%s: rows measure (src), columns serve (dst)\n", m.Metric); err != nil {
 		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
@@ -81,34 +108,55 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 		tablewriter.WithHeaderAlignment(tw.AlignRight),
 		tablewriter.WithRowAlignment(tw.AlignRight),
 	)
+	header, rows := m.Table()
+	hdr := make([]any, len(header))
+	for i, h := range header {
+		hdr[i] = h
+	}
+	tbl.Header(hdr...)
+	cells := make([][]string, 0, len(rows))
+	for _, row := range rows {
+		if err := tbl.Append(row); err != nil {
+			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+		}
+		cells = append(cells, row[1:])
+	}
+	if err := tbl.Render(); err != nil {
+		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+	}
+	for _, note := range report.Footnotes(cells) {
+		if _, err := fmt.Fprintln(w, note); err != nil {
+			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
+		}
+	}
+	return nil
+}
+
+// Table is m's header (`src\dst` and each dst rank) and rows (src
+// "2 host-c", then each cell), as WriteMatrix writes them.
+func (m *Matrix) Table() (header []string, rows [][]string) {
 	n := m.Size()
-	header := make([]any, 0, n+1)
-	header = append(header, `src\dst`)
+	header = append(make([]string, 0, n+1), `src\dst`)
 	for _, mb := range m.Members {
 		header = append(header, strconv.Itoa(mb.Rank))
 	}
-	tbl.Header(header...)
+	rows = make([][]string, 0, n)
 	for s := range n {
 		row := make([]string, 0, n+1)
 		row = append(row, fmt.Sprintf("%d %s", m.Members[s].Rank, m.Members[s].Hostname))
 		for d := range n {
 			row = append(row, m.cell(s, d))
 		}
-		if err := tbl.Append(row); err != nil {
-			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
-		}
+		rows = append(rows, row)
 	}
-	if err := tbl.Render(); err != nil {
-		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
-	}
-	return nil
+	return header, rows
 }
 
 func (m *Matrix) cell(s, d int) string {
 	i := s*m.Size() + d
 	switch m.State[i] {
 	case CellOK:
-		return formatFigure(m.Values[i])
+		return report.Marked(formatFigure(m.Values[i]), m.Caveats[i]&CaveatThin != 0, m.Caveats[i]&CaveatUnclean != 0)
 	case CellFailed:
 		return "FAIL"
 	case CellNoFig:

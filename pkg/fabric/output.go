@@ -14,10 +14,11 @@ import (
 
 // Beyond these many ranks, rank 0's table names the first members only
 // and leaves the matrices to the JSON document and the heat maps.
-const (
-	maxTableMembers = 64
-	findingsLimit   = 20
-)
+const maxTableMembers = 64
+
+// FindingsLimit is how many lines each list of the findings shows in
+// rank 0's table and in report's view of a saved sweep.
+const FindingsLimit = 20
 
 // Output is what rank 0 writes, beside the heat maps: the document in a
 // format, to a file or standard output, and saved as JSON.
@@ -191,7 +192,7 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	if ew.err != nil {
 		return ew.err
 	}
-	if err := WriteFindings(w, doc, findingsLimit); err != nil {
+	if err := WriteFindings(w, doc, FindingsLimit); err != nil {
 		return err
 	}
 	return doc.Err()
@@ -206,7 +207,8 @@ func PartialReason(doc *Document) string {
 }
 
 // Summary is the line that goes with a non-zero ExitStatus: how many
-// pairs failed, how many suspects are outliers.
+// pairs failed, how many suspects are outliers, and how many pairs were
+// not clean or thin.
 func Summary(doc *Document) string {
 	msg := fmt.Sprintf("%d of %d pairs failed, %d outliers of %d suspects (threshold %g%%)",
 		doc.FailedCount(), doc.PairCount(), len(doc.Outliers()), len(doc.Suspects), doc.ThresholdPct)
@@ -215,6 +217,11 @@ func Summary(doc *Document) string {
 	}
 	if n := len(doc.FailedRechecks()); n > 0 {
 		msg += fmt.Sprintf(", %d re-measurements failed", n)
+	}
+	if counts, err := doc.caveatCounts(1); err == nil {
+		if s := caveatSummary(counts); s != "" {
+			msg += "; " + s
+		}
 	}
 	if err := doc.Err(); err != nil {
 		msg += "; " + err.Error()

@@ -126,7 +126,10 @@ func (l *PairLog) Flush() error {
 // record is o without its result, in binary: round, src, dst (uint32),
 // ok (a byte), elapsed ns (int64), the figures' count (uint16) and each
 // figure's metric index (uint16) and value (float64 bits), the error's
-// length (uint32) and bytes; little-endian.
+// length (uint32) and bytes, then the result's caveats: their count
+// (uint16) and each one's workload, unclean (a byte), samples (int64)
+// and counters' verdict, the strings as a length (uint16) and bytes;
+// little-endian.
 func (l *PairLog) record(o *PairOutcome) []byte {
 	b := make([]byte, 0, 4*3+1+8+2+10*len(o.Figures)+4+len(o.Error))
 	le := binary.LittleEndian
@@ -151,7 +154,67 @@ func (l *PairLog) record(o *PairOutcome) []byte {
 		b = le.AppendUint64(b, math.Float64bits(x.Value))
 	}
 	b = le.AppendUint32(b, uint32(len(o.Error)))
-	return append(b, o.Error...)
+	b = append(b, o.Error...)
+	cs := o.Caveats()
+	b = le.AppendUint16(b, uint16(len(cs)))
+	for _, c := range cs {
+		b = appendString16(b, c.Workload)
+		unclean := byte(0)
+		if c.Unclean {
+			unclean = 1
+		}
+		b = append(b, unclean)
+		b = le.AppendUint64(b, uint64(c.Samples))
+		b = appendString16(b, c.Counters)
+	}
+	return b
+}
+
+// appendString16 appends s's length (uint16) and bytes, cut to what the
+// length can say.
+func appendString16(b []byte, s string) []byte {
+	s = s[:min(len(s), math.MaxUint16)]
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(s)))
+	return append(b, s...)
+}
+
+// readCaveats reads the caveats that end a record.
+func readCaveats(br *bufio.Reader) ([]Caveat, error) {
+	le := binary.LittleEndian
+	var n [2]byte
+	if _, err := io.ReadFull(br, n[:]); err != nil {
+		return nil, err
+	}
+	var out []Caveat
+	for range le.Uint16(n[:]) {
+		var c Caveat
+		var err error
+		if c.Workload, err = readString16(br); err != nil {
+			return nil, err
+		}
+		var fixed [9]byte
+		if _, err := io.ReadFull(br, fixed[:]); err != nil {
+			return nil, err
+		}
+		c.Unclean, c.Samples = fixed[0] == 1, int64(le.Uint64(fixed[1:]))
+		if c.Counters, err = readString16(br); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func readString16(br *bufio.Reader) (string, error) {
+	var n [2]byte
+	if _, err := io.ReadFull(br, n[:]); err != nil {
+		return "", err
+	}
+	b := make([]byte, binary.LittleEndian.Uint16(n[:]))
+	if _, err := io.ReadFull(br, b); err != nil {
+		return "", err
+	}
+	return string(b), nil
 }
 
 // Each calls fn with every pair logged, in the order added, one at a time
@@ -198,6 +261,11 @@ func (l *PairLog) Each(fn func(*PairOutcome) error) error {
 		if len(o.Figures) == 0 {
 			o.Figures = nil
 		}
+		cs, err := readCaveats(br)
+		if err != nil {
+			return l.fail(fmt.Errorf("pair %d of %d: %w", i+1, l.n, err))
+		}
+		o.caveats, o.caveatsRead = cs, true
 		if err := fn(&o); err != nil {
 			return err
 		}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Defaults for a zero RecheckOptions field.
@@ -127,6 +129,14 @@ type Recheck struct {
 	// and Error why; nil and "" when none did.
 	Failed *Pair  `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// SuspectUnclean and ReferenceUnclean count the pairs (of Pairs)
+	// in which the suspect's or the reference's run of the metric's
+	// workload was not clean, as the port counters saw it (Caveat);
+	// Counters is the first such verdict of the suspect's. Zero without
+	// the pairs' results (--figures-only).
+	SuspectUnclean   int    `json:"suspect_unclean,omitempty"`
+	ReferenceUnclean int    `json:"reference_unclean,omitempty"`
+	Counters         string `json:"counters,omitempty"`
 }
 
 // Finding is what the re-measurement found of the suspect, in words: outlier, cleared, undecided,
@@ -202,6 +212,7 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 	began := time.Now()
 	defer func() { r.ElapsedNS = time.Since(began).Nanoseconds() }()
 	sus, ref := Pair{Src: s.Src.Rank, Dst: s.Dst.Rank}, Pair{Src: s.Reference.Src.Rank, Dst: s.Reference.Dst.Rank}
+	workload, _, _ := strings.Cut(s.Metric, ".")
 	looked := 0            // pairs at the last look
 	var last time.Duration // the last pair's time
 	for n := 1; n <= o.MaxPairs && r.Error == ""; n++ {
@@ -216,6 +227,8 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 			order = [2]Pair{ref, sus}
 		}
 		var got [2]float64
+		var unclean [2]bool
+		counters := ""
 		for _, p := range order {
 			*num++
 			outs, err := sw.measure(ctx, *num, Round{p})
@@ -227,14 +240,24 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 				r.Failed, r.Error = &p, fmt.Sprintf("%d->%d: %v", p.Src, p.Dst, err)
 				break
 			}
+			u, what := pairCaveat(&outs[0], workload)
 			if p == sus {
-				got[0] = v
+				got[0], unclean[0], counters = v, u, what
 			} else {
-				got[1] = v
+				got[1], unclean[1] = v, u
 			}
 		}
 		if r.Error != "" {
 			break
+		}
+		if unclean[0] {
+			r.SuspectUnclean++
+			if r.Counters == "" {
+				r.Counters = counters
+			}
+		}
+		if unclean[1] {
+			r.ReferenceUnclean++
 		}
 		r.Suspect, r.Reference = append(r.Suspect, got[0]), append(r.Reference, got[1])
 		r.SuspectFirst = append(r.SuspectFirst, first)
@@ -306,6 +329,12 @@ func recheckText(s *Suspect) string {
 	}
 	if r.Error != "" {
 		t += ", then " + r.Error
+	}
+	if r.SuspectUnclean > 0 {
+		t += fmt.Sprintf("; %d of %d of the suspect's re-measurements %s (counters: %s)", r.SuspectUnclean, r.Pairs, report.UncleanWhat, r.Counters)
+	}
+	if r.ReferenceUnclean > 0 {
+		t += fmt.Sprintf("; %d of %d of the reference's %s", r.ReferenceUnclean, r.Pairs, report.UncleanWhat)
 	}
 	return t
 }

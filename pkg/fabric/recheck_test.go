@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // noisy returns a factor for fakeMeasurer: every measurement is off by up
@@ -180,6 +181,48 @@ func TestRecheckSlowPair(t *testing.T) {
 	for _, want := range []string{": 2 outliers\n  outlier: bw_gbps: rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): ",
 		"\n  outlier: lat.p50_us: rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): ",
 		"hosts by the failed or outlying pairs they are in:\n  rank 1 (host-1 rxe0 port 1): 1\n  rank 2 (host-2 rxe0 port 1): 1\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("findings without %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestRecheckUnclean: pair 1->2 is slow and its counters see every run
+// of it unclean, in the sweep and re-measured: its matrix cell is marked,
+// the findings count it, and its re-measurement says how many of its runs
+// were not clean; its reference's were clean, and bandwidth (workload
+// "bw_gbps" here) has no caveat.
+func TestRecheckUnclean(t *testing.T) {
+	w := newWorld(t, 4)
+	for r, m := range w.measurers {
+		m.factor = noisy(uint64(r), 3, nil)
+	}
+	w.measurers[1].factor = noisy(1, 3, func(peer, n int) float64 {
+		if peer == 2 {
+			return 1.5
+		}
+		return 1
+	})
+	w.measurers[1].unclean = map[int]bool{2: true}
+	doc := runRecheck(t, w)
+	if m := doc.Matrix("lat.p50_us"); m.Caveat(1, 2) != CaveatUnclean || m.Caveat(2, 1) != 0 {
+		t.Errorf("lat matrix caveats: 1->2 %b, 2->1 %b", m.Caveat(1, 2), m.Caveat(2, 1))
+	}
+	for _, s := range doc.Suspects {
+		r := s.Recheck
+		want := 0
+		if s.Metric == "lat.p50_us" {
+			want = r.Pairs
+		}
+		if r.SuspectUnclean != want || r.ReferenceUnclean != 0 || (want > 0) != (r.Counters == fakeUnclean) {
+			t.Errorf("%s: suspect unclean %d of %d (%q), reference %d; want %d, 0", s.Metric, r.SuspectUnclean, r.Pairs, r.Counters, r.ReferenceUnclean, want)
+		}
+	}
+	text := findings(t, doc)
+	for _, want := range []string{
+		"; 12 of 12 of the suspect's re-measurements not clean (counters: " + fakeUnclean + ")\n",
+		"1 of 12 lat pairs " + report.UncleanNote + "\n  rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): counters: " + fakeUnclean + "\n",
+	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("findings without %q:\n%s", want, text)
 		}

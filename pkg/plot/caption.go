@@ -17,6 +17,9 @@ type Caption struct {
 	Date     string      // when the run was made, e.g. RFC 3339
 	Tool     string      // tool and version, e.g. "rdma-bench v0.4.0"
 	Extra    [][2]string // further key/value pairs, drawn in order
+	// Notes are drawn whole after the items, each from a line of its
+	// own (a heat map's footnotes, explaining its cells' marks).
+	Notes []string
 }
 
 // items returns the caption as "key: value" strings.
@@ -76,6 +79,11 @@ func (c Caption) lines(sty text.Style, width vg.Length) []string {
 	if len(out) > maxCaptionLines {
 		out = out[:maxCaptionLines]
 		out[len(out)-1] = cutToWidth(out[len(out)-1]+sep+"…", sty, width)
+	}
+	for _, n := range c.Notes {
+		for _, piece := range wrapWords(strings.TrimSpace(n), sty, width) {
+			out = append(out, cutToWidth(piece, sty, width))
+		}
 	}
 	return out
 }

@@ -71,6 +71,12 @@ func TestBadInputErrors(t *testing.T) {
 			return Matrix("t", Grid{Rows: []string{"a"}, Cols: []string{"b"}, Values: [][]float64{{nan}}}, Caption{})
 		}, "no cell has data"},
 		{"matrix empty", func() (*Chart, error) { return Matrix("t", Grid{}, Caption{}) }, "0 rows by 0 columns"},
+		{"matrix marks ragged", func() (*Chart, error) {
+			return Matrix("t", Grid{Rows: []string{"a"}, Cols: []string{"b", "c"}, Values: [][]float64{{1, 2}}, Marks: [][]string{{""}}}, Caption{})
+		}, "row 0 of marks: 1 cells for 2 columns"},
+		{"matrix outlined rows", func() (*Chart, error) {
+			return Matrix("t", Grid{Rows: []string{"a"}, Cols: []string{"b"}, Values: [][]float64{{1}}, Outlined: [][]bool{{true}, {true}}}, Caption{})
+		}, "2 rows of outlined cells for 1 rows"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

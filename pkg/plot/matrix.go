@@ -19,6 +19,15 @@ type Grid struct {
 	Rows, Cols       []string
 	Values           [][]float64
 	Unit             string
+	// Marks, when not nil, follow each cell's written value: Marks[i][j]
+	// for Values[i][j], such as a table's caveat marks ("*", " !"); ""
+	// for none. The caption's notes explain them.
+	Marks [][]string
+	// Outlined, when not nil, draws a heavy red border inside each cell it
+	// is true for, seen whether the values are written or not;
+	// OutlinedLabel is its legend entry, such as "! not clean".
+	Outlined      [][]bool
+	OutlinedLabel string
 }
 
 // MaxLabelledCells is the largest number of rows or columns for which
@@ -34,8 +43,9 @@ var viridisControls = []color.Color{
 }
 
 // Matrix draws g as a heat map, first row on top, with a colour bar for
-// g.Unit; cells without data are hatched. With at most MaxLabelledCells
-// rows and columns each cell also shows its value.
+// g.Unit; cells without data are hatched, and those g.Outlined says
+// outlined in red. With at most MaxLabelledCells rows and columns each
+// cell also shows its value, followed by its mark (g.Marks).
 func Matrix(title string, g Grid, caption Caption) (*Chart, error) {
 	lo, hi, err := g.check()
 	if err != nil {
@@ -70,7 +80,10 @@ func Matrix(title string, g Grid, caption Caption) (*Chart, error) {
 	p.Y.Min, p.Y.Max = -0.5, float64(nr)-0.5
 	ch.fit = fitX
 	ch.side = colourBar(cmap, g.Unit)
-	ch.legend = []legendEntry{{"no data", []plot.Thumbnailer{swatchThumb{color.White, true}}}}
+	ch.legend = []legendEntry{{"no data", []plot.Thumbnailer{swatchThumb{fill: color.White, hatch: true}}}}
+	if g.anyOutlined() {
+		ch.legend = append(ch.legend, legendEntry{g.OutlinedLabel, []plot.Thumbnailer{swatchThumb{fill: color.White, outline: true}}})
+	}
 	return ch, nil
 }
 
@@ -99,7 +112,42 @@ func (g Grid) check() (lo, hi float64, err error) {
 	if math.IsInf(lo, 1) {
 		return 0, 0, fmt.Errorf("no cell has data: want at least one finite value")
 	}
+	if err := checkShape("marks", g.Marks, len(g.Rows), len(g.Cols)); err != nil {
+		return 0, 0, err
+	}
+	if err := checkShape("outlined cells", g.Outlined, len(g.Rows), len(g.Cols)); err != nil {
+		return 0, 0, err
+	}
 	return lo, hi, nil
+}
+
+// checkShape refuses cells of what, when given, that are not one per
+// cell of a rows by cols grid.
+func checkShape[T any](what string, cells [][]T, rows, cols int) error {
+	if cells == nil {
+		return nil
+	}
+	if len(cells) != rows {
+		return fmt.Errorf("%d rows of %s for %d rows: want one row per row, or none", len(cells), what, rows)
+	}
+	for i, row := range cells {
+		if len(row) != cols {
+			return fmt.Errorf("row %d of %s: %d cells for %d columns: want one per column", i, what, len(row), cols)
+		}
+	}
+	return nil
+}
+
+// anyOutlined tells whether a cell with data is outlined.
+func (g Grid) anyOutlined() bool {
+	for i, row := range g.Outlined {
+		for j, o := range row {
+			if o && !math.IsNaN(g.Values[i][j]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // formatCell writes a cell's value with three significant digits, or as

@@ -42,10 +42,16 @@ func (m *matrixPlot) Plot(c draw.Canvas, p *plot.Plot) {
 				clr = color.Black // unreachable: the map spans every value
 			}
 			fillCell(&c, r, clr, false)
+			if m.grid.Outlined != nil && m.grid.Outlined[i][j] {
+				outlineCell(&c, r)
+			}
 			if !m.labelled {
 				continue
 			}
 			s := formatCell(v)
+			if m.grid.Marks != nil {
+				s += m.grid.Marks[i][j]
+			}
 			ts := sty
 			for ts.Width(s) > cellW*0.9 && ts.Font.Size > 6 {
 				ts.Font.Size -= 0.5

@@ -49,14 +49,27 @@ func (t barThumb) Thumbnail(c *draw.Canvas) {
 // swatchThumb draws a legend sample of a filled cell, hatched when the
 // cell means "no data".
 type swatchThumb struct {
-	fill  color.Color
-	hatch bool
+	fill    color.Color
+	hatch   bool
+	outline bool // outlined as a matrix's marked cell (outlineCell)
 }
 
 // Thumbnail implements plot.Thumbnailer.
 func (t swatchThumb) Thumbnail(c *draw.Canvas) {
 	r := vg.Rectangle{Min: vg.Point{X: c.Center().X - 7, Y: c.Min.Y}, Max: vg.Point{X: c.Center().X + 7, Y: c.Max.Y}}
 	fillCell(c, r, t.fill, t.hatch)
+	if t.outline {
+		outlineCell(c, r)
+	}
+}
+
+// outlineCell draws a heavy red border inside r: a matrix's cell whose
+// figure carries a caveat (Grid.Outlined).
+func outlineCell(c *draw.Canvas, r vg.Rectangle) {
+	w := min(2.5, r.Size().X/6, r.Size().Y/6)
+	in := vg.Rectangle{Min: vg.Point{X: r.Min.X + w/2, Y: r.Min.Y + w/2}, Max: vg.Point{X: r.Max.X - w/2, Y: r.Max.Y - w/2}}
+	c.SetLineStyle(draw.LineStyle{Color: regressed, Width: w})
+	c.Stroke(in.Path())
 }
 
 // fillCell fills r with clr, hatched with grey diagonals if hatch, and

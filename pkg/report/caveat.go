@@ -63,6 +63,7 @@ const (
 // [UncleanNote]) and the notes of a view without marks ([thinNote],
 // [uncleanNote]) are made of these words.
 const (
+	thinWhat    = "thin"
 	thinWhy     = "a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it"
 	uncleanWhat = "not clean"
 	uncleanWhy  = "the device's error counters moved during the run (retransmissions, drops): its figures include the recovery"
@@ -99,7 +100,7 @@ func thinNote(name string, n int64, qs ...float64) string {
 	if len(thin) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("thin: %s: %s of %d samples: %s", name, strings.Join(thin, ", "), n, thinWhy)
+	return fmt.Sprintf("%s: %s: %s of %d samples: %s", thinWhat, name, strings.Join(thin, ", "), n, thinWhy)
 }
 
 // Percentile formats the percentile q of n samples, v microseconds, with
@@ -108,6 +109,29 @@ func Percentile(v float64, q float64, n int64, prec int) string {
 	s := Figure(v, prec)
 	if Thin(q, n) {
 		s += ThinMark
+	}
+	return s
+}
+
+// ThinWhat and UncleanWhat name the caveats in a count of them, as the
+// notes of a view without marks do: "2 of 6 write_lat pairs thin", "6 of
+// 6 write_bw pairs not clean".
+const (
+	ThinWhat    = thinWhat
+	UncleanWhat = uncleanWhat
+)
+
+// Marked is a figure's cell marked with its own run's caveats, for a view
+// whose every cell is a run of its own (fabric's matrices, a pair a
+// cell): [ThinMark] after a percentile from too few samples, then
+// [UncleanMark] after a space, as after a row's name, when the run was
+// not clean: "2.000* !". [Footnotes] explains both.
+func Marked(s string, thin, unclean bool) string {
+	if thin {
+		s += ThinMark
+	}
+	if unclean {
+		s += " " + UncleanMark
 	}
 	return s
 }
@@ -130,7 +154,7 @@ func Footnotes(cells [][]string) []string {
 	var thin, unclean bool
 	for _, row := range cells {
 		for _, c := range row {
-			thin = thin || strings.HasSuffix(c, ThinMark)
+			thin = thin || strings.HasSuffix(strings.TrimSuffix(c, " "+UncleanMark), ThinMark)
 			unclean = unclean || strings.HasSuffix(c, " "+UncleanMark)
 		}
 	}

@@ -55,6 +55,30 @@ func TestThin(t *testing.T) {
 	}
 }
 
+// TestMarked: a cell that is a run of its own carries both marks, thin
+// then unclean, and the footnotes explain both from the one cell.
+func TestMarked(t *testing.T) {
+	cases := []struct {
+		thin, unclean bool
+		want          string
+		notes         []string
+	}{
+		{false, false, "2.000", nil},
+		{true, false, "2.000" + ThinMark, []string{ThinNote}},
+		{false, true, "2.000 " + UncleanMark, []string{UncleanNote}},
+		{true, true, "2.000" + ThinMark + " " + UncleanMark, []string{UncleanNote, ThinNote}},
+	}
+	for _, c := range cases {
+		got := Marked("2.000", c.thin, c.unclean)
+		if got != c.want {
+			t.Errorf("Marked(thin %v, unclean %v) = %q, want %q", c.thin, c.unclean, got, c.want)
+		}
+		if notes := Footnotes([][]string{{"0 host-a", got}}); strings.Join(notes, "|") != strings.Join(c.notes, "|") {
+			t.Errorf("footnotes of %q = %q, want %q", got, notes, c.notes)
+		}
+	}
+}
+
 // TestSweepOneTable: sizes whose warm-up was capped differently (a -D
 // sweep) share one table, whose title gives the range.
 func TestSweepOneTable(t *testing.T) {

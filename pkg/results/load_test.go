@@ -188,7 +188,7 @@ func TestParseRefusals(t *testing.T) {
 		{`{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}, "rows": []}`,
 			"a gate document: compare, plot and report read the documents of run and suite (rdma-bench gate has its own outputs)"},
 		{`{"tool": "rdma-bench", "version": "0.3.0", "world": {}, "pairs": []}`,
-			"a fabric document: compare, plot and report read the documents of run and suite (rdma-bench fabric has its own outputs)"},
+			"a fabric document: compare, plot and report read the documents of run and suite (rdma-bench fabric has its own outputs); plot and report view a fabric document named alone"},
 	} {
 		_, err := Parse([]byte(c.doc))
 		if err == nil || err.Error() != c.want {

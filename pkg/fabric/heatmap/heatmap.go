@@ -4,15 +4,16 @@ package heatmap
 
 import (
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -31,7 +32,9 @@ func CheckDir(dir string) error {
 
 // Charts are the heat maps of doc, one per metric (each workload's
 // headline figures), named fabric-WORKLOAD-METRIC. A metric no pair has a
-// figure for is left out, with a note to notes.
+// figure for is left out, with a note to notes. A cell carries the marks
+// of the matrices' table (report.Marked), an unclean one is outlined too,
+// and the caption ends with the table's footnotes (report.Footnotes).
 func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 	caption := Caption(doc)
 	var charts []results.NamedChart
@@ -39,7 +42,9 @@ func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 		what, unit := fabric.DescribeMetric(metric)
 		g := Grid(doc.Matrix(metric))
 		g.Unit = unit
-		ch, err := plot.Matrix(fmt.Sprintf("%s between %d ranks", what, doc.World.Size), g, caption)
+		c := caption
+		c.Notes = report.Footnotes(g.Marks)
+		ch, err := plot.Matrix(fmt.Sprintf("%s between %d ranks", what, doc.World.Size), g, c)
 		if err != nil {
 			fmt.Fprintf(notes, "rdma-bench fabric: note: no heat map of %s: %v\n", metric, err)
 			continue
@@ -50,17 +55,26 @@ func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 }
 
 // Grid is m as a plot grid: rows measure, columns serve; NaN where a pair
-// has no figure (the diagonal, failed pairs, pairs not scheduled).
+// has no figure (the diagonal, failed pairs, pairs not scheduled). A
+// cell's marks are its caveats' (report.Marked: "*", " !"), and a cell
+// whose pair's run was not clean is outlined.
 func Grid(m *fabric.Matrix) plot.Grid {
 	n := m.Size()
 	g := plot.Grid{RowAxis: "source rank (measures)", ColAxis: "destination rank (serves)",
-		Rows: make([]string, n), Cols: make([]string, n), Values: make([][]float64, n)}
+		Rows: make([]string, n), Cols: make([]string, n), Values: make([][]float64, n),
+		Marks: make([][]string, n), Outlined: make([][]bool, n), OutlinedLabel: report.UncleanMark + " " + report.UncleanWhat}
 	for i, mb := range m.Members {
 		g.Rows[i] = fmt.Sprintf("%d %s", mb.Rank, mb.Hostname)
 		g.Cols[i] = strconv.Itoa(mb.Rank)
-		g.Values[i] = make([]float64, n)
+		g.Values[i], g.Marks[i], g.Outlined[i] = make([]float64, n), make([]string, n), make([]bool, n)
 		for j := range n {
-			g.Values[i][j], _ = m.At(i, j) // NaN unless measured
+			var ok bool
+			if g.Values[i][j], ok = m.At(i, j); !ok { // NaN unless measured
+				continue
+			}
+			c := m.Caveat(i, j)
+			g.Marks[i][j] = report.Marked("", c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
+			g.Outlined[i][j] = c&fabric.CaveatUnclean != 0
 		}
 	}
 	return g

@@ -2,7 +2,9 @@ package heatmap
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // doc is a sweep of n ranks on hosts host-0..host-(n-1), each pair's
@@ -111,5 +114,42 @@ func TestCheckDir(t *testing.T) {
 		if err := CheckDir(c.dir); (err == nil) != c.ok {
 			t.Errorf("%q: %v", c.dir, err)
 		}
+	}
+}
+
+// TestChartsMarkCaveats: the heat maps carry the matrices' marks; an
+// unclean cell is outlined with a legend entry, and the caption ends with
+// the table's footnotes.
+func TestChartsMarkCaveats(t *testing.T) {
+	d := doc(3, lat)
+	for i := range d.Pairs {
+		p := &d.Pairs[i]
+		bwClean := p.Src != 0 || p.Dst != 1
+		p.Result = json.RawMessage(fmt.Sprintf(`{"results":[{"workload":"write_lat","samples":%d},`+
+			`{"workload":"write_bw","counters":{"clean":%v,"verdict":"not clean: packet_seq_err +3 packets"}}]}`,
+			map[bool]int{true: 1, false: 5000}[p.Src == 1], bwClean))
+	}
+	svgs := map[string]string{}
+	for _, c := range Charts(d, io.Discard) {
+		var b bytes.Buffer
+		if err := c.Chart.WriteSVG(&b); err != nil {
+			t.Fatal(err)
+		}
+		svgs[c.Name] = b.String()
+	}
+	bw, lat := svgs["fabric-write_bw-bw_gbps"], svgs["fabric-write_lat-p50_us"]
+	for _, want := range []string{">99.0 " + report.UncleanMark + "<", ">" + report.UncleanMark + " " + report.UncleanWhat + "<", ">" + report.UncleanMark + " " + report.UncleanWhat + ": the device"} {
+		if !strings.Contains(bw, want) {
+			t.Errorf("write_bw heat map lacks %q", want)
+		}
+	}
+	if strings.Contains(bw, report.ThinMark+"<") {
+		t.Error("write_bw heat map: a thin mark on a bandwidth")
+	}
+	if n := strings.Count(lat, ">3.00"+report.ThinMark+"<"); n != 2 {
+		t.Errorf("write_lat heat map: %d cells of rank 1 marked thin, want 2", n)
+	}
+	if !strings.Contains(lat, ">"+report.ThinMark+" a percentile") || strings.Contains(lat, report.UncleanWhat) {
+		t.Error("write_lat heat map: want the thin footnote and no unclean one")
 	}
 }

@@ -70,10 +70,10 @@ func TestReportFabric(t *testing.T) {
 	}
 }
 
-// TestFabricOfflineRefusals: a fabric document is viewed alone, with
+// TestPlotReportFabricRefusals: a fabric document is viewed alone, with
 // neither --charts nor --base; the refusals are bad input (exit 2) and
 // write nothing.
-func TestFabricOfflineRefusals(t *testing.T) {
+func TestPlotReportFabricRefusals(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.html")
 	for _, c := range []struct {

@@ -19,7 +19,7 @@ func runReport(ctx context.Context, args []string) error {
 	fs := newFlagSet("report")
 	fs.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
-			"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written\n\nflags:\n")
+			"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written,\nor one gate document, whose table, notes and chart are written\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var o analysis.ReportOptions
@@ -38,12 +38,20 @@ func runReport(ctx context.Context, args []string) error {
 	if err != nil {
 		return stopped(ctx, err)
 	}
+	gd, err := analysis.LoadGate(ctx, fs.Args())
+	if err != nil {
+		return stopped(ctx, err)
+	}
 	var r plot.Report
 	switch {
 	case fab != nil && len(o.Bases) > 0:
 		return usageError("--base: a fabric document's report compares nothing; leave --base out")
 	case fab != nil:
 		r, err = analysis.FabricReport(ctx, o.Title, fab, os.Stderr)
+	case gd != nil && len(o.Bases) > 0:
+		return usageError("--base: a gate document compares its own two sides; leave --base out")
+	case gd != nil:
+		r, err = analysis.GateReport(o.Title, gd)
 	default:
 		r, err = analysis.BuildReport(ctx, o, fs.Args(), os.Stderr)
 	}

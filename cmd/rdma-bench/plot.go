@@ -18,7 +18,7 @@ func init() {
 func runPlot(ctx context.Context, args []string) error {
 	fs := newFlagSet("plot")
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them\n\nflags:\n")
+		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them,\nor one gate document, whose rows' changes are drawn against their thresholds\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var c analysis.ChartOptions
@@ -41,12 +41,20 @@ func runPlot(ctx context.Context, args []string) error {
 	if err != nil {
 		return stopped(ctx, err)
 	}
+	gd, err := analysis.LoadGate(ctx, fs.Args())
+	if err != nil {
+		return stopped(ctx, err)
+	}
 	var charts []results.NamedChart
 	switch {
 	case fab != nil && want != nil:
 		return usageError("--charts: a fabric document's charts are its heat maps, one per metric; leave --charts out")
 	case fab != nil:
 		charts, err = analysis.FabricCharts(fab, os.Stderr)
+	case gd != nil && want != nil:
+		return usageError("--charts: a gate document has one chart, its rows' changes; leave --charts out")
+	case gd != nil:
+		charts, err = analysis.GateCharts(gd)
 	default:
 		charts, err = c.Plot(ctx, fs.Args(), want, os.Stderr)
 	}

@@ -35,7 +35,7 @@ import (
 func LoadFabric(ctx context.Context, paths []string) (*fabric.Document, error) {
 	var fab []string
 	for _, p := range paths {
-		if isFabricFile(p) {
+		if fileKind(p) == document.KindFabric {
 			fab = append(fab, p)
 		}
 	}
@@ -56,37 +56,41 @@ func LoadFabric(ctx context.Context, paths []string) (*fabric.Document, error) {
 	return doc, nil
 }
 
-// isFabricFile tells whether path is a regular file whose top-level
-// "kind" is "fabric". The kind is read as a token of the JSON stream,
-// the values before it skipped: a fabric document says it second.
-func isFabricFile(path string) bool {
+// fileKind is the top-level "kind" of the JSON document in path, when it
+// is a regular file that has one; "" otherwise. The kind is read as a
+// token of the JSON stream, the values before it skipped: a fabric
+// document says it second, a gate document first.
+func fileKind(path string) string {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return false
+		return ""
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer f.Close()
 	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(f, infile.MaxBytes)))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false
+		return ""
 	}
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return false
+			return ""
 		}
 		if key == "kind" {
 			var kind string
-			return dec.Decode(&kind) == nil && kind == document.KindFabric
+			if dec.Decode(&kind) != nil {
+				return ""
+			}
+			return kind
 		}
 		var skip json.RawMessage
 		if dec.Decode(&skip) != nil {
-			return false
+			return ""
 		}
 	}
-	return false
+	return ""
 }
 
 // FabricCharts are doc's heat maps, as rank 0's --plot draws them.

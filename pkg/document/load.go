@@ -92,8 +92,8 @@ type OtherKindError struct{ Kind string }
 
 func (e *OtherKindError) Error() string {
 	msg := fmt.Sprintf("a %s document: compare, plot and report read the documents of run and suite (rdma-bench %s has its own outputs)", e.Kind, e.Kind)
-	if e.Kind == KindFabric {
-		msg += "; plot and report view a fabric document named alone"
+	if e.Kind == KindFabric || e.Kind == KindGate {
+		msg += "; plot and report view a " + e.Kind + " document named alone"
 	}
 	return msg
 }

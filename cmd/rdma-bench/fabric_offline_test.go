@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // fabricFixture is the sweep of issue 37 as saved: 3 ranks, every pair
@@ -29,16 +29,16 @@ func TestPlotFabric(t *testing.T) {
 	}
 	assertFiles(t, dir, fabricCharts)
 	bw := svgTexts(t, filepath.Join(dir, "fabric-write_bw-bw_gbps.svg"))
-	for _, want := range []string{"96.5 " + report.UncleanMark, report.UncleanMark + " " + report.UncleanWhat, report.UncleanMark + " " + report.UncleanWhat + ": the device's error"} {
+	for _, want := range []string{"96.5 " + display.UncleanMark, display.UncleanMark + " " + display.UncleanWhat, display.UncleanMark + " " + display.UncleanWhat + ": the device's error"} {
 		if !hasText(bw, want) {
 			t.Errorf("write_bw heat map: no text %q in %q", want, bw)
 		}
 	}
 	p99 := svgTexts(t, filepath.Join(dir, "fabric-write_lat-p99_us.svg"))
-	if !hasText(p99, "3.50"+report.ThinMark) || !hasText(p99, report.ThinMark+" a percentile") || hasText(p99, report.UncleanWhat) {
+	if !hasText(p99, "3.50"+display.ThinMark) || !hasText(p99, display.ThinMark+" a percentile") || hasText(p99, display.UncleanWhat) {
 		t.Errorf("write_lat p99 heat map: want thin marks and their note alone: %q", p99)
 	}
-	if p50 := svgTexts(t, filepath.Join(dir, "fabric-write_lat-p50_us.svg")); hasText(p50, report.ThinMark) || hasText(p50, report.UncleanWhat) {
+	if p50 := svgTexts(t, filepath.Join(dir, "fabric-write_lat-p50_us.svg")); hasText(p50, display.ThinMark) || hasText(p50, display.UncleanWhat) {
 		t.Errorf("write_lat p50 heat map of 50 clean samples: want no mark: %q", p50)
 	}
 }
@@ -60,7 +60,7 @@ func TestReportFabric(t *testing.T) {
 	}
 	for _, want := range []string{
 		"rdma-bench fabric: 3 ranks, pattern pairs", "host-b", "write_bw bandwidth [Gb/s]",
-		" 96.50 " + report.UncleanMark + " ", " 3.500" + report.ThinMark + " ", report.UncleanNote, report.ThinNote,
+		" 96.50 " + display.UncleanMark + " ", " 3.500" + display.ThinMark + " ", display.UncleanNote, display.ThinNote,
 		"counters: not clean: local: packet_seq_err +3 packets, local_ack_timeout_err +1",
 		"no failed pair, no outlier (threshold 20% worse than the median) in 6 pairs; 6 of 6 write_bw pairs not clean, 6 of 6 write_lat pairs thin",
 	} {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // TestFabricTCPSweep: three ranks started by hand sweep every pair with
@@ -78,7 +78,7 @@ func TestFabricTCPSweep(t *testing.T) {
 func markedCell(m *fabric.Matrix, s, d int) string {
 	v, _ := m.At(s, d)
 	c := m.Caveat(s, d)
-	return report.Marked(formatCell(v), c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
+	return display.Marked(formatCell(v), c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
 }
 
 // formatCell is how a matrix shows a figure: about four significant digits.

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"golang.org/x/net/html"
-
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // page is what a test reads from a report: its scripts, its figures and
@@ -106,7 +105,7 @@ func TestReport(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"20.31.1014, 20.35.2000", "label base: testdata/compare/base.json", "label candidate: testdata/compare/slower.json",
-		"write_lat RC poll 64 B", "2.207", "Trend across labels", report.LatencyMeaning} {
+		"write_lat RC poll 64 B", "2.207", "Trend across labels", display.LatencyMeaning} {
 		if !strings.Contains(p.text, w) {
 			t.Errorf("report lacks %q", w)
 		}
@@ -133,7 +132,7 @@ func TestReportWithBase(t *testing.T) {
 		t.Errorf("%d scripts, %d figures, %d svg; want 0, 13, 13", p.scripts, p.figures, p.svgs)
 	}
 	for _, w := range []string{"gate fail (exit 1)", "Comparison against the base", "base median [CI] n", "+10.1% [+9.9%, +10.3%]",
-		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware", report.LatencyMeaning} {
+		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware", display.LatencyMeaning} {
 		if !strings.Contains(p.text, w) {
 			t.Errorf("report lacks %q", w)
 		}

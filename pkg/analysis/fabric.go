@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/infile"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -157,7 +157,7 @@ func footnotes(rows [][]string) []string {
 	for i, row := range rows {
 		cells[i] = row[1:]
 	}
-	return report.Footnotes(cells)
+	return display.Footnotes(cells)
 }
 
 func orDash(s string) string {

@@ -3,10 +3,12 @@ package analysis
 import (
 	"context"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -107,7 +109,7 @@ func figureSections(sides []*results.Group, charts map[string][]results.NamedCha
 	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
 		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
 	for _, s := range []*plot.Section{&lat, &load, &spectra} {
-		s.Notes = append([]string{report.LatencyMeaning}, s.Notes...)
+		s.Notes = append([]string{display.LatencyMeaning}, s.Notes...)
 	}
 	var out []plot.Section
 	for _, s := range []plot.Section{lat, load, bw, spectra} {
@@ -161,7 +163,7 @@ func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []str
 	}
 	sec.Tables = append(sec.Tables, results.ComparisonTable(g))
 	if slices.ContainsFunc(g.Rows, func(r compare.GateRow) bool { return r.Metric.Percentile > 0 }) {
-		sec.Notes = append(sec.Notes, report.LatencyMeaning)
+		sec.Notes = append(sec.Notes, display.LatencyMeaning)
 	}
 	sec.Notes = append(sec.Notes, c.Comparison.Notes()...)
 	sec.Notes = append(sec.Notes, skipped...)

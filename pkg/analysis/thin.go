@@ -8,7 +8,7 @@ import (
 
 // thinNoVerdict turns to inconclusive every gated row that passed or
 // failed although every run of a side took its percentile from fewer
-// samples than it needs (report.Thin): each such value is the run's
+// samples than it needs (display.Thin): each such value is the run's
 // largest sample, or near it, so the gate compared maxima, not the
 // percentile it was asked about. A comparison whose every gated row is
 // thin then says inconclusive (exit 3) instead of pass.

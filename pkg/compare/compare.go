@@ -36,10 +36,10 @@ type RunCounts struct {
 	// (rdma-bench compare --clean-only).
 	Unclean, Dropped int
 	// Thin are runs whose value is a percentile from fewer samples than
-	// it needs (report.Thin): the run's largest sample, or near it.
+	// it needs (display.Thin): the run's largest sample, or near it.
 	Thin int
 	// Tick are latency runs whose median sat at the scheduler's tick
-	// (report.AtTick): the two sides took turns on one CPU.
+	// (display.AtTick): the two sides took turns on one CPU.
 	Tick int
 }
 

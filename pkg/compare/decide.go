@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // maxRunsEstimate caps the runs-needed estimate: beyond it the change sits
@@ -29,7 +31,7 @@ func (r *Row) unitWord() string {
 func decide(r *Row) {
 	band, alpha := r.Options.NoiseBandPct, r.Options.Alpha
 	lo, hi := r.ChangeLoPct, r.ChangeHiPct
-	iv := fmt.Sprintf("the change's %s interval %s", confLabel(r.Options.Confidence), fmtInterval(lo, hi))
+	iv := fmt.Sprintf("the change's %s interval %s", confLabel(r.Options.Confidence), display.Interval(lo, hi))
 	bandText := fmt.Sprintf("the +/-%g%% noise band", band)
 	n1, n2 := r.units()
 	sig := r.P < alpha

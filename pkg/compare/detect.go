@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/aclements/go-moremath/stats"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // practicalRuns is the most runs per side we suggest with --repeat. It is
@@ -75,7 +76,7 @@ func detectableText(r *Row) string {
 		return "no change, however large, can be decided with these " + r.unitWord()
 	}
 	return fmt.Sprintf("these %s would decide only a change beyond %s or %s (about 4 times in 5)",
-		r.unitWord(), fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
+		r.unitWord(), display.Pct(r.DetectableLoPct), display.Pct(r.DetectableHiPct))
 }
 
 // hint says what would decide a row that needs about n runs per side: a

@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Exit codes of a compare command, as [GateResult.ExitCode] gives them.
@@ -109,8 +111,8 @@ func gateRow(r Row, th []Threshold) GateRow {
 	if r.Metric.HigherIsBetter {
 		over, within = hi < edge, lo >= edge
 	}
-	figures := fmt.Sprintf("%s %s %s, %s (base %s, new %s %s)", r.Metric.Name, fmtPct(r.ChangePct),
-		fmtInterval(lo, hi), fmtP(r.P), fmtValue(r.Base.Median), fmtValue(r.New.Median), r.Metric.Unit)
+	figures := fmt.Sprintf("%s %s %s, %s (base %s, new %s %s)", r.Metric.Name, display.Pct(r.ChangePct),
+		display.Interval(lo, hi), fmtP(r.P), display.Value(r.Base.Median), display.Value(r.New.Median), r.Metric.Unit)
 	switch {
 	case r.Method == MethodOneSession:
 		gr.Outcome, gr.Message = OutcomeInconclusive, r.Reason
@@ -134,7 +136,7 @@ func gateRow(r Row, th []Threshold) GateRow {
 			why = fmt.Sprintf("interval beyond but p not below alpha %g for", r.Options.Alpha)
 		}
 		gr.Message = fmt.Sprintf("%s: %s threshold %s; these %s would fail only a regression beyond %s (about 4 times in 5); %s %s",
-			figures, why, t, r.unitWord(), fmtPct(gr.GateDetectablePct), gr.GateHint, r.estimateNote())
+			figures, why, t, r.unitWord(), display.Pct(gr.GateDetectablePct), gr.GateHint, r.estimateNote())
 	}
 	return gr
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for
@@ -12,27 +14,27 @@ import (
 // point and metric (regressions first) and notes on the rows that need
 // attention. Cell text is escaped so every table row has the same columns.
 func WriteMarkdown(w io.Writer, r Comparison) error {
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	title := r.Title
 	if title == "" {
 		title = "Comparison"
 	}
-	ew.printf("### %s\n\n", md(title))
+	ew.Printf("### %s\n\n", md(title))
 	head, tail := r.summary()
-	ew.printf("**%s**: %s\n\n", md(head), md(tail))
-	ew.printf("Base: %s; new: %s.\n\n", md(orDash(r.BaseLabel)), md(orDash(r.NewLabel)))
+	ew.Printf("**%s**: %s\n\n", md(head), md(tail))
+	ew.Printf("Base: %s; new: %s.\n\n", md(orDash(r.BaseLabel)), md(orDash(r.NewLabel)))
 	if len(r.Meta) > 0 {
-		ew.printf("| differs | base | new |\n| --- | --- | --- |\n")
+		ew.Printf("| differs | base | new |\n| --- | --- | --- |\n")
 		for _, m := range r.Meta {
-			ew.printf("| %s | %s | %s |\n", md(m.Field), md(orDash(m.Base)), md(orDash(m.New)))
+			ew.Printf("| %s | %s | %s |\n", md(m.Field), md(orDash(m.Base)), md(orDash(m.New)))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
-	ew.printf("_%s_\n\n", md(r.settings()))
+	ew.Printf("_%s_\n\n", md(r.settings()))
 	rows := r.ordered()
 	if len(rows) > 0 {
-		ew.printf("| %s |\n", strings.Join(Columns, " | "))
-		ew.printf("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n")
+		ew.Printf("| %s |\n", strings.Join(Columns, " | "))
+		ew.Printf("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n")
 		for _, g := range rows {
 			cells := g.Cells()
 			for i := range cells {
@@ -41,18 +43,18 @@ func WriteMarkdown(w io.Writer, r Comparison) error {
 			if g.Verdict == Slower || g.Outcome == OutcomeFail {
 				cells[colVerdict] = "**" + cells[colVerdict] + "**"
 			}
-			ew.printf("| %s |\n", strings.Join(cells, " | "))
+			ew.Printf("| %s |\n", strings.Join(cells, " | "))
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if notes := r.Notes(); len(notes) > 0 {
-		ew.printf("Notes:\n\n")
+		ew.Printf("Notes:\n\n")
 		for _, n := range notes {
-			ew.printf("- %s\n", md(n))
+			ew.Printf("- %s\n", md(n))
 		}
 	}
-	if ew.err != nil {
-		return fmt.Errorf("write markdown: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("write markdown: %w", ew.Err)
 	}
 	return nil
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // ANSI colours for the table; used only when the caller asks.
@@ -24,46 +22,40 @@ const (
 // coloured with ANSI escapes (red slower/fail, green faster/pass, yellow
 // inconclusive).
 func WriteTable(w io.Writer, r Comparison, colour bool) error {
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	if r.Title != "" {
-		ew.printf("%s\n", r.Title)
+		ew.Printf("%s\n", r.Title)
 	}
-	ew.printf("base: %s\nnew:  %s\n", orDash(r.BaseLabel), orDash(r.NewLabel))
+	ew.Printf("base: %s\nnew:  %s\n", orDash(r.BaseLabel), orDash(r.NewLabel))
 	if len(r.Meta) > 0 {
-		ew.printf("differs:\n")
+		ew.Printf("differs:\n")
 		for _, m := range r.Meta {
-			ew.printf("  %s: %s -> %s\n", m.Field, orDash(m.Base), orDash(m.New))
+			ew.Printf("  %s: %s -> %s\n", m.Field, orDash(m.Base), orDash(m.New))
 		}
 	}
-	ew.printf("%s\n\n", r.settings())
-	if ew.err != nil {
-		return fmt.Errorf("write table: %w", ew.err)
+	ew.Printf("%s\n\n", r.settings())
+	if ew.Err != nil {
+		return fmt.Errorf("write table: %w", ew.Err)
 	}
 	rows := r.ordered()
 	if len(rows) > 0 {
 		if err := tableRows(w, rows, colour); err != nil {
 			return fmt.Errorf("write table: %w", err)
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	for _, n := range r.Notes() {
-		ew.printf("%s\n", n)
+		ew.Printf("%s\n", n)
 	}
-	ew.printf("%s\n", paint(colour, r.Gate.Status(), r.Summary()))
-	if ew.err != nil {
-		return fmt.Errorf("write table: %w", ew.err)
+	ew.Printf("%s\n", paint(colour, r.Gate.Status(), r.Summary()))
+	if ew.Err != nil {
+		return fmt.Errorf("write table: %w", ew.Err)
 	}
 	return nil
 }
 
 func tableRows(w io.Writer, rows []GateRow, colour bool) error {
-	tbl := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-	)
-	tbl.Header(Columns)
+	tbl := display.NewTable(w, false, Columns)
 	for _, g := range rows {
 		cells := g.Cells()
 		cells[colVerdict] = paint(colour, g.Verdict.String(), cells[colVerdict])
@@ -89,18 +81,6 @@ func paint(colour bool, key, text string) string {
 		return ansiYellow + text + ansiReset
 	}
 	return text
-}
-
-// errWriter keeps the first write error so a renderer can check once.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }
 
 func orDash(s string) string {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aclements/go-moremath/stats"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // MetaDiff is one field of run metadata that differs between the sides,
@@ -252,7 +253,7 @@ func verdictCell(r Row) string {
 	case math.IsInf(r.DetectableHiPct, 1):
 		return r.Verdict.String() + " (too few runs)"
 	}
-	return fmt.Sprintf("%s (decides <%s or >%s)", r.Verdict, fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct))
+	return fmt.Sprintf("%s (decides <%s or >%s)", r.Verdict, display.Pct(r.DetectableLoPct), display.Pct(r.DetectableHiPct))
 }
 
 // Column indices of [Columns] that the renderers decorate.
@@ -271,9 +272,9 @@ func sideCell(s Side) string {
 		n += fmt.Sprintf(" in %d session%s", s.Sessions, plural(s.Sessions))
 	}
 	if s.noCI() {
-		return fmt.Sprintf("%s [no CI] %s%s", fmtValue(s.Median), n, s.cellText())
+		return fmt.Sprintf("%s [no CI] %s%s", display.Value(s.Median), n, s.cellText())
 	}
-	return fmt.Sprintf("%s [%s, %s] %s%s", fmtValue(s.Median), fmtValue(s.Lo), fmtValue(s.Hi), n, s.cellText())
+	return fmt.Sprintf("%s [%s, %s] %s%s", display.Value(s.Median), display.Value(s.Lo), display.Value(s.Hi), n, s.cellText())
 }
 
 func plural(n int) string {
@@ -285,7 +286,7 @@ func plural(n int) string {
 
 // changeCell formats the change as "+7.2% [+5.9%, +8.4%]".
 func changeCell(r Row) string {
-	return fmtPct(r.ChangePct) + " " + fmtInterval(r.ChangeLoPct, r.ChangeHiPct)
+	return display.Pct(r.ChangePct) + " " + display.Interval(r.ChangeLoPct, r.ChangeHiPct)
 }
 
 // gateCell formats the outcome with the threshold applied.

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/aclements/go-moremath/stats"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Ways a row's change was estimated, as [Row.Method] names them.
@@ -134,5 +135,5 @@ func widen(r *Row, sd, conf float64) {
 // each.
 func oneSessionReason(r *Row) string {
 	return fmt.Sprintf("one session a side: the change %s %s could be the drift between the two sessions, which one "+
-		"session a side cannot measure; %s", fmtPct(r.ChangePct), fmtInterval(r.ChangeLoPct, r.ChangeHiPct), sessionHint)
+		"session a side cannot measure; %s", display.Pct(r.ChangePct), display.Interval(r.ChangeLoPct, r.ChangeHiPct), sessionHint)
 }

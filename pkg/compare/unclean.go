@@ -30,7 +30,7 @@ func (c RunCounts) cellText() string {
 }
 
 // thinMark marks a count of runs whose percentile came from too few
-// samples, as report.ThinMark marks such a figure in the run's tables.
+// samples, as display.ThinMark marks such a figure in the run's tables.
 const thinMark = "*"
 
 // caveatNotes are the notes of the rows' caveats, in the rows' order:

@@ -2,10 +2,12 @@ package compare
 
 import (
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // spread returns n values around centre, evenly spread over +/-pct%.
@@ -54,7 +56,7 @@ func TestVerdictDirections(t *testing.T) {
 			}
 			wantPct := (c.ratio - 1) * 100
 			if math.Abs(r.ChangePct-wantPct) > 1e-9 || !(r.ChangeLoPct < wantPct && wantPct < r.ChangeHiPct) {
-				t.Errorf("change %v%% %s, want %v%% inside", r.ChangePct, fmtInterval(r.ChangeLoPct, r.ChangeHiPct), wantPct)
+				t.Errorf("change %v%% %s, want %v%% inside", r.ChangePct, display.Interval(r.ChangeLoPct, r.ChangeHiPct), wantPct)
 			}
 		})
 	}
@@ -65,7 +67,7 @@ func TestVerdictSame(t *testing.T) {
 	r := mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: v, New: append([]float64(nil), v...)})
 	if r.Verdict != Same || r.P != 1 || r.ChangePct != 0 || r.ChangeLoPct < -2 || r.ChangeHiPct > 2 {
 		t.Fatalf("identical samples: %v p=%v %v%% %s: %s", r.Verdict, r.P, r.ChangePct,
-			fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.Reason)
+			display.Interval(r.ChangeLoPct, r.ChangeHiPct), r.Reason)
 	}
 	// A significant change smaller than the noise band is still Same.
 	r = mustCompare(t, Series{Point: "x", Metric: metric.LatP50, Base: spread(10, 0.2, 10), New: spread(10.1, 0.2, 10)})
@@ -82,7 +84,7 @@ func TestVerdictInconclusiveNoisy(t *testing.T) {
 		t.Fatalf("got %v, runs needed %d: %s", r.Verdict, r.RunsNeeded, r.Reason)
 	}
 	for _, want := range []string{"straddles an edge of the +/-2% noise band",
-		fmt.Sprintf("these runs would decide only a change beyond %s or %s", fmtPct(r.DetectableLoPct), fmtPct(r.DetectableHiPct)),
+		fmt.Sprintf("these runs would decide only a change beyond %s or %s", display.Pct(r.DetectableLoPct), display.Pct(r.DetectableHiPct)),
 		"rdma-bench gate", "estimate"} {
 		if !strings.Contains(r.Reason, want) {
 			t.Errorf("reason %q lacks %q", r.Reason, want)
@@ -122,7 +124,7 @@ func TestVerdictTooFewRuns(t *testing.T) {
 		t.Fatalf("got %v, %d runs: %q", r.Verdict, r.RunsNeeded, r.Reason)
 	}
 	if !math.IsInf(r.ChangeLoPct, -1) || !math.IsInf(r.ChangeHiPct, 1) || math.Abs(r.P-0.1) > 1e-12 {
-		t.Errorf("interval %s p=%v, want unbounded and 0.1", fmtInterval(r.ChangeLoPct, r.ChangeHiPct), r.P)
+		t.Errorf("interval %s p=%v, want unbounded and 0.1", display.Interval(r.ChangeLoPct, r.ChangeHiPct), r.P)
 	}
 	// A single run per side, equal or not, is too few but not an error.
 	for _, nw := range []float64{10, 12} {
@@ -183,14 +185,14 @@ func TestChangeIsHodgesLehmann(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.ChangePct != sh.EstimatePct || r.ChangePct < r.ChangeLoPct || r.ChangePct > r.ChangeHiPct {
-		t.Errorf("change %v%%, Hodges-Lehmann %v%%, interval %s", r.ChangePct, sh.EstimatePct, fmtInterval(r.ChangeLoPct, r.ChangeHiPct))
+		t.Errorf("change %v%%, Hodges-Lehmann %v%%, interval %s", r.ChangePct, sh.EstimatePct, display.Interval(r.ChangeLoPct, r.ChangeHiPct))
 	}
 	if math.Abs(r.MedianChangePct-(1.0/3-1)*100) > 1e-9 {
 		t.Errorf("medians' change %v%%, want -66.7%%", r.MedianChangePct)
 	}
 	g := Gate([]Row{r}, nil, false).Rows[0]
-	if cell := g.Cells()[4]; !strings.HasPrefix(cell, fmtPct(sh.EstimatePct)+" [") {
-		t.Errorf("change cell %q does not start with the estimate %s", cell, fmtPct(sh.EstimatePct))
+	if cell := g.Cells()[4]; !strings.HasPrefix(cell, display.Pct(sh.EstimatePct)+" [") {
+		t.Errorf("change cell %q does not start with the estimate %s", cell, display.Pct(sh.EstimatePct))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // checkResult refuses a result whose identity is missing or whose figures
@@ -16,7 +18,7 @@ func checkResult(r *Result) error {
 	if r.SizeBytes < 1 {
 		return fmt.Errorf("%s (%s).size_bytes is %d: want a positive number of bytes", where, r.Workload, r.SizeBytes)
 	}
-	where = fmt.Sprintf("%s (%s %s)", where, r.Workload, FormatSize(r.SizeBytes))
+	where = fmt.Sprintf("%s (%s %s)", where, r.Workload, display.Size(r.SizeBytes))
 	if err := checkStatus(r.Status); err != nil {
 		return fmt.Errorf("%s.status: %w", where, err)
 	}
@@ -140,20 +142,6 @@ func normalizeRuns(r *Result) {
 		return
 	}
 	r.Runs = []*Run{{Run: 1, Figures: r.Figures}}
-}
-
-// FormatSize writes a message size as the labels do: "64 B", "4 KiB",
-// "64 KiB", "1 MiB"; sizes that are no whole number of KiB in bytes.
-func FormatSize(n int) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // checkLoadCurve refuses a load curve without rates or whose knee is not

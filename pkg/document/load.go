@@ -13,6 +13,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/infile"
 	"github.com/rdma-bench/rdma-bench/internal/safetext"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Each reads the rdma-bench documents of paths one at a time and hands
@@ -226,7 +227,7 @@ func Parse(b []byte) (*Document, error) {
 			return nil, err
 		}
 		normalizeRuns(r)
-		if err := checkRuns(fmt.Sprintf("results[%d] (%s %s)", i, r.Workload, FormatSize(r.SizeBytes)), r, d.Repeat); err != nil {
+		if err := checkRuns(fmt.Sprintf("results[%d] (%s %s)", i, r.Workload, display.Size(r.SizeBytes)), r, d.Repeat); err != nil {
 			return nil, err
 		}
 	}
@@ -235,7 +236,7 @@ func Parse(b []byte) (*Document, error) {
 			return nil, fmt.Errorf("load_curves[%d] is null: want a curve object", i)
 		}
 		if err := checkLoadCurve(c); err != nil {
-			return nil, fmt.Errorf("load_curves[%d] (%s %s): %w", i, c.Workload, FormatSize(c.SizeBytes), err)
+			return nil, fmt.Errorf("load_curves[%d] (%s %s): %w", i, c.Workload, display.Size(c.SizeBytes), err)
 		}
 	}
 	return &d, nil

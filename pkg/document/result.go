@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Kinds of result.
@@ -111,6 +112,12 @@ type Latency struct {
 	Max    *float64 `json:"max"`
 	Mean   *float64 `json:"mean"`
 	Stdev  *float64 `json:"stdev"`
+}
+
+// AtTick is [display.AtTick] of the figures: whether the median sits at
+// the scheduler's tick; false without a median or a fastest sample.
+func (l *Latency) AtTick() bool {
+	return l != nil && l.P50 != nil && l.Min != nil && display.AtTick(*l.P50, *l.Min)
 }
 
 // Costs is a CPU cost of the local side, the remote side and both.

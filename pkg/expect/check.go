@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
@@ -55,8 +56,8 @@ func describe(points []Point) string {
 		sort.Ints(sizes[k])
 		var s []string
 		for _, n := range sizes[k] {
-			if len(s) == 0 || s[len(s)-1] != document.FormatSize(n) {
-				s = append(s, document.FormatSize(n))
+			if len(s) == 0 || s[len(s)-1] != display.Size(n) {
+				s = append(s, display.Size(n))
 			}
 		}
 		name, kind, _ := strings.Cut(k, " ")

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // caveatCount is one workload's caveats over the sweep's measured pairs.
@@ -136,9 +136,9 @@ func caveatSummary(counts []*caveatCount) string {
 // of is c's count of unclean or thin pairs, with its word.
 func (c *caveatCount) of(thin bool) (int, string) {
 	if thin {
-		return c.thin, report.ThinWhat
+		return c.thin, display.ThinWhat
 	}
-	return c.unclean, report.UncleanWhat
+	return c.unclean, display.UncleanWhat
 }
 
 // writeCaveats lists the unclean then the thin pairs of each workload,
@@ -146,20 +146,20 @@ func (c *caveatCount) of(thin bool) (int, string) {
 // the device's error counters moved ...", then a line a pair naming what
 // its counters saw ("counters: not clean: ...", as the run table's note),
 // or its thin percentiles ("p99 of 50 samples").
-func writeCaveats(ew *errWriter, doc *Document, counts []*caveatCount, limit int) {
+func writeCaveats(ew *display.ErrWriter, doc *Document, counts []*caveatCount, limit int) {
 	for _, thin := range []bool{false, true} {
 		for _, c := range counts {
 			n, _ := c.of(thin)
 			if n == 0 {
 				continue
 			}
-			note, pairs, prefix := report.UncleanNote, c.uncleanPairs, "counters: "
+			note, pairs, prefix := display.UncleanNote, c.uncleanPairs, "counters: "
 			if thin {
-				note, pairs, prefix = report.ThinNote, c.thinPairs, ""
+				note, pairs, prefix = display.ThinNote, c.thinPairs, ""
 			}
-			ew.printf("%d of %s %s\n", n, plural(c.pairs, c.workload+" pair"), note)
+			ew.Printf("%d of %s %s\n", n, plural(c.pairs, c.workload+" pair"), note)
 			for _, p := range pairs {
-				ew.printf("  %s -> %s: %s%s\n", doc.endpoint(p.src), doc.endpoint(p.dst), prefix, p.what)
+				ew.Printf("  %s -> %s: %s%s\n", doc.endpoint(p.src), doc.endpoint(p.dst), prefix, p.what)
 			}
 			more(ew, n, limit)
 		}

@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Caveat is what one workload's result in a pair's result says of the
 // pair's figures of that workload: whether the port counters saw the run
 // unclean, and how many latency samples its percentiles come from. The
 // matrices, heat maps and findings mark them as the run tables do
-// (report.UncleanMark, report.ThinMark).
+// (display.UncleanMark, display.ThinMark).
 type Caveat struct {
 	Workload string
 	// Unclean: the counters say the run was not clean; Counters is their
@@ -47,9 +47,9 @@ func resultCaveats(raw json.RawMessage) []Caveat {
 	}
 	var out []Caveat
 	for _, r := range doc.Results {
-		c := Caveat{Workload: r.Workload, Samples: r.Samples, Unclean: report.Unclean(r.Clean)}
+		c := Caveat{Workload: r.Workload, Samples: r.Samples, Unclean: display.Unclean(r.Clean)}
 		if k := r.Counters; k != nil {
-			c.Unclean = c.Unclean || report.Unclean(k.Clean)
+			c.Unclean = c.Unclean || display.Unclean(k.Clean)
 			c.Counters = k.Verdict
 		}
 		if !c.Unclean {
@@ -72,7 +72,7 @@ func (p *PairOutcome) Caveats() []Caveat {
 }
 
 // caveatOf says whether p's figure of metric ("write_lat.p99_us") is
-// thin (a percentile from fewer samples than it needs, report.Thin) or
+// thin (a percentile from fewer samples than it needs, display.Thin) or
 // unclean, with the workload's caveat.
 func (p *PairOutcome) caveatOf(name string) (thin, unclean bool, c Caveat) {
 	workload, key, _ := strings.Cut(name, ".")
@@ -81,7 +81,7 @@ func (p *PairOutcome) caveatOf(name string) (thin, unclean bool, c Caveat) {
 			continue
 		}
 		m, ok := metric.ByKey(key)
-		return ok && m.Percentile > 0 && report.Thin(m.Percentile, x.Samples), x.Unclean, x
+		return ok && m.Percentile > 0 && display.Thin(m.Percentile, x.Samples), x.Unclean, x
 	}
 	return false, false, Caveat{}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // uncleanVerdict is what the counters of every write_bw run of caveatDoc
@@ -51,23 +51,23 @@ func matrixText(t *testing.T, doc *Document, metric string) string {
 func TestMatrixMarksCaveats(t *testing.T) {
 	doc := caveatDoc(t)
 	bw := matrixText(t, doc, "write_bw.bw_gbps")
-	if n := strings.Count(bw, "100.0 "+report.UncleanMark+" |"); n != 6 {
-		t.Errorf("write_bw: %d cells marked %q, want 6:\n%s", n, report.UncleanMark, bw)
+	if n := strings.Count(bw, "100.0 "+display.UncleanMark+" |"); n != 6 {
+		t.Errorf("write_bw: %d cells marked %q, want 6:\n%s", n, display.UncleanMark, bw)
 	}
-	if !strings.HasSuffix(bw, "+\n"+report.UncleanNote+"\n") {
-		t.Errorf("write_bw: want the table's footnote %q below it:\n%s", report.UncleanNote, bw)
+	if !strings.HasSuffix(bw, "+\n"+display.UncleanNote+"\n") {
+		t.Errorf("write_bw: want the table's footnote %q below it:\n%s", display.UncleanNote, bw)
 	}
 	p99 := matrixText(t, doc, "write_lat.p99_us")
-	if n := strings.Count(p99, "3.000"+report.ThinMark+" |"); n != 5 {
+	if n := strings.Count(p99, "3.000"+display.ThinMark+" |"); n != 5 {
 		t.Errorf("write_lat p99: %d cells marked thin, want 5 (0->1 has 5,000 samples):\n%s", n, p99)
 	}
 	if !strings.Contains(p99, "| 0 host-a |      - |  3.000 | 3.000* |") {
 		t.Errorf("write_lat p99: row 0 should be unmarked at 0->1, thin at 0->2:\n%s", p99)
 	}
-	if !strings.HasSuffix(p99, "+\n"+report.ThinNote+"\n") || strings.Contains(p99, report.UncleanNote) {
+	if !strings.HasSuffix(p99, "+\n"+display.ThinNote+"\n") || strings.Contains(p99, display.UncleanNote) {
 		t.Errorf("write_lat p99: want the thin footnote alone:\n%s", p99)
 	}
-	if p50 := matrixText(t, doc, "write_lat.p50_us"); strings.ContainsAny(p50, report.ThinMark+report.UncleanMark) {
+	if p50 := matrixText(t, doc, "write_lat.p50_us"); strings.ContainsAny(p50, display.ThinMark+display.UncleanMark) {
 		t.Errorf("write_lat p50 of 50 samples, clean: want no mark:\n%s", p50)
 	}
 	if m := doc.Matrix("write_bw.bw_gbps"); m.Caveat(1, 2) != CaveatUnclean || m.Caveat(1, 1) != 0 {
@@ -83,9 +83,9 @@ func TestFindingsCountCaveats(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"6 of 6 write_bw pairs " + report.UncleanNote + "\n",
+		"6 of 6 write_bw pairs " + display.UncleanNote + "\n",
 		"  rank 1 (host-b mlx5_1 port 1) -> rank 2 (host-c mlx5_0 port 2): counters: " + uncleanVerdict + "\n",
-		"5 of 6 write_lat pairs " + report.ThinNote + "\n",
+		"5 of 6 write_lat pairs " + display.ThinNote + "\n",
 		"  rank 1 (host-b mlx5_1 port 1) -> rank 0 (host-a mlx5_0 port 1): p99 of 50 samples\n",
 		"no failed pair, no outlier (threshold 20% worse than the median) in 6 pairs; 6 of 6 write_bw pairs not clean, 5 of 6 write_lat pairs thin\n",
 	} {

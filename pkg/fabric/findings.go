@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // WriteFindings writes what is wrong with the fabric, from the document:
@@ -22,7 +23,7 @@ import (
 // samples, are listed by workload (caveatfindings.go) and counted on that
 // line too: "...; 6 of 6 write_bw pairs not clean".
 func WriteFindings(w io.Writer, doc *Document, limit int) error {
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	failed, outliers := doc.FailedCount(), doc.Outliers()
 	tally := make(map[int]int)     // rank -> distinct pairs
 	counted := make(map[Pair]bool) // a pair counts once, whatever its metrics
@@ -34,7 +35,7 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		}
 	}
 	if failed > 0 {
-		ew.printf("%d of %s failed:\n", failed, plural(doc.PairCount(), "pair"))
+		ew.Printf("%d of %s failed:\n", failed, plural(doc.PairCount(), "pair"))
 		i := 0
 		if err := doc.EachPair(func(p *PairOutcome) error {
 			if p.OK() {
@@ -42,7 +43,7 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 			}
 			count(p.Src, p.Dst)
 			if limit <= 0 || i < limit {
-				ew.printf("  round %d: %s -> %s: %s\n", p.Round, doc.endpoint(p.Src), doc.endpoint(p.Dst), p.Error)
+				ew.Printf("  round %d: %s -> %s: %s\n", p.Round, doc.endpoint(p.Src), doc.endpoint(p.Dst), p.Error)
 			}
 			i++
 			return nil
@@ -52,10 +53,10 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		more(ew, failed, limit)
 	}
 	if len(doc.Departed) > 0 {
-		ew.printf("%s left the sweep:\n", plural(len(doc.Departed), "rank"))
+		ew.Printf("%s left the sweep:\n", plural(len(doc.Departed), "rank"))
 		for i, d := range doc.Departed {
 			if limit <= 0 || i < limit {
-				ew.printf("  %s in round %d: %s\n", doc.endpoint(d.Rank), d.Round, d.Reason)
+				ew.Printf("  %s in round %d: %s\n", doc.endpoint(d.Rank), d.Round, d.Reason)
 			}
 		}
 		more(ew, len(doc.Departed), limit)
@@ -85,11 +86,11 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
 		}
 		if doc.Probe {
-			ew.printf("no failed pair: %s probed%s%s\n", plural(doc.PairCount(), "pair"), partial, caveats)
-			return ew.done("write findings")
+			ew.Printf("no failed pair: %s probed%s%s\n", plural(doc.PairCount(), "pair"), partial, caveats)
+			return ew.Done("write findings")
 		}
-		ew.printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial, caveats)
-		return ew.done("write findings")
+		ew.Printf("no failed pair, no outlier (threshold %g%% worse than the median) in %s%s%s\n", doc.ThresholdPct, plural(doc.PairCount(), "pair"), partial, caveats)
+		return ew.Done("write findings")
 	}
 	ranks := make([]int, 0, len(tally))
 	for r := range tally {
@@ -101,14 +102,14 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		}
 		return cmp.Compare(a, b)
 	})
-	ew.printf("hosts by the failed or outlying pairs they are in:\n")
+	ew.Printf("hosts by the failed or outlying pairs they are in:\n")
 	for i, r := range ranks {
 		if limit <= 0 || i < limit {
-			ew.printf("  %s: %d\n", doc.endpoint(r), tally[r])
+			ew.Printf("  %s: %d\n", doc.endpoint(r), tally[r])
 		}
 	}
 	more(ew, len(ranks), limit)
-	return ew.done("write findings")
+	return ew.Done("write findings")
 }
 
 // verdictOrder lists the suspects' verdicts in the order WriteFindings
@@ -117,7 +118,7 @@ var verdictOrder = []string{"outlier", "undecided", "not re-measured", "cleared"
 
 // writeSuspects writes the suspects' heading, with a count of each
 // verdict, then a line a suspect, outliers first.
-func writeSuspects(ew *errWriter, doc *Document, limit int) {
+func writeSuspects(ew *display.ErrWriter, doc *Document, limit int) {
 	byFinding := map[string][]*Suspect{}
 	for i := range doc.Suspects {
 		s := &doc.Suspects[i]
@@ -140,13 +141,13 @@ func writeSuspects(ew *errWriter, doc *Document, limit int) {
 			counts = append(counts, fmt.Sprintf("%d %s", n, v))
 		}
 	}
-	ew.printf("%s, worse than the median by more than %g%% in the sweep; %s: %s\n",
+	ew.Printf("%s, worse than the median by more than %g%% in the sweep; %s: %s\n",
 		plural(len(doc.Suspects), "suspect"), doc.ThresholdPct, how, strings.Join(counts, ", "))
 	shown := 0
 	for _, v := range verdictOrder {
 		for _, s := range byFinding[v] {
 			if limit <= 0 || shown < limit {
-				ew.printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Finding(), s.Metric, s.Src, s.Dst,
+				ew.Printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Finding(), s.Metric, s.Src, s.Dst,
 					formatFigure(s.Value), formatFigure(s.Median), s.WorsePct, recheckText(s))
 			}
 			shown++
@@ -163,15 +164,8 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func more(ew *errWriter, n, limit int) {
+func more(ew *display.ErrWriter, n, limit int) {
 	if limit > 0 && n > limit {
-		ew.printf("  ... %d more\n", n-limit)
+		ew.Printf("  ... %d more\n", n-limit)
 	}
-}
-
-func (e *errWriter) done(what string) error {
-	if e.err != nil {
-		return fmt.Errorf("%s: %w", what, e.err)
-	}
-	return nil
 }

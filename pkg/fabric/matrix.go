@@ -6,11 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Cell states of a Matrix.
@@ -41,10 +37,10 @@ type Matrix struct {
 // Caveat bits of a Matrix's cell.
 const (
 	// CaveatThin: a percentile from fewer samples than it needs
-	// (report.Thin), marked report.ThinMark.
+	// (display.Thin), marked display.ThinMark.
 	CaveatThin = 1 << iota
 	// CaveatUnclean: the pair's port counters saw its run unclean,
-	// marked report.UncleanMark.
+	// marked display.UncleanMark.
 	CaveatUnclean
 )
 
@@ -96,24 +92,18 @@ func (d *Document) Matrix(metric string) *Matrix {
 // column per dst rank; "FAIL" for a failed pair, "n/a" for a pair measured
 // without this metric, "-" on the diagonal, blank where nothing was
 // scheduled. A figure carries the run tables' marks of its pair's caveats
-// (report.Marked: "2.000* !"), explained below the table
-// (report.Footnotes).
+// (display.Marked: "2.000* !"), explained below the table
+// (display.Footnotes).
 func WriteMatrix(w io.Writer, m *Matrix) error {
 	if _, err := fmt.Fprintf(w, "%s: rows measure (src), columns serve (dst)\n", m.Metric); err != nil {
 		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
 	}
-	tbl := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignRight),
-		tablewriter.WithRowAlignment(tw.AlignRight),
-	)
 	header, rows := m.Table()
 	hdr := make([]any, len(header))
 	for i, h := range header {
 		hdr[i] = h
 	}
-	tbl.Header(hdr...)
+	tbl := display.NewTable(w, true, hdr...)
 	cells := make([][]string, 0, len(rows))
 	for _, row := range rows {
 		if err := tbl.Append(row); err != nil {
@@ -124,7 +114,7 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 	if err := tbl.Render(); err != nil {
 		return fmt.Errorf("write matrix %s: %w", m.Metric, err)
 	}
-	for _, note := range report.Footnotes(cells) {
+	for _, note := range display.Footnotes(cells) {
 		if _, err := fmt.Fprintln(w, note); err != nil {
 			return fmt.Errorf("write matrix %s: %w", m.Metric, err)
 		}
@@ -156,7 +146,7 @@ func (m *Matrix) cell(s, d int) string {
 	i := s*m.Size() + d
 	switch m.State[i] {
 	case CellOK:
-		return report.Marked(formatFigure(m.Values[i]), m.Caveats[i]&CaveatThin != 0, m.Caveats[i]&CaveatUnclean != 0)
+		return display.Marked(formatFigure(m.Values[i]), m.Caveats[i]&CaveatThin != 0, m.Caveats[i]&CaveatUnclean != 0)
 	case CellFailed:
 		return "FAIL"
 	case CellNoFig:

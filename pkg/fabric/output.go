@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Beyond these many ranks, rank 0's table names the first members only
@@ -104,25 +105,25 @@ func WriteJSON(w io.Writer, doc *Document) error {
 	if at < 0 {
 		return errors.New("encode the fabric document: no pairs key")
 	}
-	ew := &errWriter{w: w}
-	ew.printf("%s\n  \"pairs\": [", b[:at])
+	ew := &display.ErrWriter{W: w}
+	ew.Printf("%s\n  \"pairs\": [", b[:at])
 	sep := "\n    "
 	if err := doc.log.EachFull(func(p *PairOutcome) error {
 		pb, err := json.MarshalIndent(p, "    ", "  ")
 		if err != nil {
 			return err
 		}
-		ew.printf("%s%s", sep, pb)
+		ew.Printf("%s%s", sep, pb)
 		sep = ",\n    "
-		return ew.err
+		return ew.Err
 	}); err != nil {
 		return fmt.Errorf("encode the fabric document: %w", err)
 	}
 	if doc.log.Len() > 0 {
-		ew.printf("\n  ")
+		ew.Printf("\n  ")
 	}
-	ew.printf("],\n%s\n", b[at+len(empty):])
-	return ew.done("encode the fabric document")
+	ew.Printf("],\n%s\n", b[at+len(empty):])
+	return ew.Done("encode the fabric document")
 }
 
 // Save writes the JSON document into dir as
@@ -149,16 +150,16 @@ func Save(dir string, doc *Document) (string, error) {
 // WriteTable writes what rank 0 prints: the run, its members, a matrix
 // per metric, and the findings.
 func WriteTable(w io.Writer, doc *Document, metrics []string) error {
-	ew := &errWriter{w: w}
-	ew.printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
+	ew := &display.ErrWriter{W: w}
+	ew.Printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
 		doc.Tool.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
 		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
 	if doc.Partial() {
-		ew.printf("PARTIAL: %s\n", PartialReason(doc))
+		ew.Printf("PARTIAL: %s\n", PartialReason(doc))
 	}
 	for i, m := range doc.Members {
 		if i == maxTableMembers {
-			ew.printf("  ... %d more ranks\n", len(doc.Members)-i)
+			ew.Printf("  ... %d more ranks\n", len(doc.Members)-i)
 			break
 		}
 		gid := ""
@@ -169,28 +170,28 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 		if m.Device != "" {
 			dev = fmt.Sprintf("%s port %d%s MTU %d", m.Device, m.Port, gid, m.MTUBytes)
 		}
-		ew.printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
+		ew.Printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
 	}
 	if doc.Probe {
-		ew.printf("\nprobe: each pair connected and made one round trip of %s; no matrix (one sample a pair is no figure to compare)\n",
+		ew.Printf("\nprobe: each pair connected and made one round trip of %s; no matrix (one sample a pair is no figure to compare)\n",
 			strings.Join(doc.Workloads, ", "))
 		metrics = nil
 	}
 	for _, metric := range metrics {
 		what, unit := DescribeMetric(metric)
-		ew.printf("\n%s [%s]\n", what, unit)
-		if ew.err != nil {
+		ew.Printf("\n%s [%s]\n", what, unit)
+		if ew.Err != nil {
 			break
 		}
 		if n := len(doc.Members); n > maxTableMembers {
-			ew.printf("%s: a %d x %d matrix: see the JSON document (-o json, --save) or --plot\n", metric, n, n)
+			ew.Printf("%s: a %d x %d matrix: see the JSON document (-o json, --save) or --plot\n", metric, n, n)
 			continue
 		}
-		ew.err = WriteMatrix(w, doc.Matrix(metric))
+		ew.Err = WriteMatrix(w, doc.Matrix(metric))
 	}
-	ew.printf("\n")
-	if ew.err != nil {
-		return ew.err
+	ew.Printf("\n")
+	if ew.Err != nil {
+		return ew.Err
 	}
 	if err := WriteFindings(w, doc, FindingsLimit); err != nil {
 		return err

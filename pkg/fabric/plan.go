@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // PlanSummary is what a schedule costs: rounds run one after another, the
@@ -67,24 +69,24 @@ func (p PlanSummary) String() string {
 // first maxRounds rounds as "round 1: 0->3 1->2" lines (all of them when
 // maxRounds < 0), then how many were left out.
 func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duration, maxRounds int) error {
-	ew := &errWriter{w: w}
-	ew.printf("pattern %s, %s\n", pattern, Plan(rounds, perPair))
+	ew := &display.ErrWriter{W: w}
+	ew.Printf("pattern %s, %s\n", pattern, Plan(rounds, perPair))
 	shown := len(rounds)
 	if maxRounds >= 0 && maxRounds < shown {
 		shown = maxRounds
 	}
 	for i, r := range rounds[:shown] {
-		ew.printf("round %d:", i+1)
+		ew.Printf("round %d:", i+1)
 		for _, p := range r {
-			ew.printf(" %d->%d", p.Src, p.Dst)
+			ew.Printf(" %d->%d", p.Src, p.Dst)
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	}
 	if shown < len(rounds) {
-		ew.printf("... %d more rounds\n", len(rounds)-shown)
+		ew.Printf("... %d more rounds\n", len(rounds)-shown)
 	}
-	if ew.err != nil {
-		return fmt.Errorf("write plan: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("write plan: %w", ew.Err)
 	}
 	return nil
 }
@@ -144,17 +146,4 @@ func WriteSweepPlan(w io.Writer, pattern string, rounds []Round, pt PairTime) er
 		shown = planShownRounds
 	}
 	return WritePlan(w, pattern, rounds, pt.Time, shown)
-}
-
-// errWriter keeps the first write error so that formatted output can be
-// written without checking each call.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

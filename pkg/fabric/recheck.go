@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Defaults for a zero RecheckOptions field.
@@ -325,16 +325,16 @@ func recheckText(s *Suspect) string {
 		t += fmt.Sprintf(" until its %s share of the time ran out", time.Duration(r.ShareNS).Round(100*time.Millisecond))
 	}
 	if r.Looks > 0 {
-		t += ": " + compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
+		t += ": " + display.Pct(r.EstimatePct) + " " + display.Interval(float64(r.LoPct), float64(r.HiPct))
 	}
 	if r.Error != "" {
 		t += ", then " + r.Error
 	}
 	if r.SuspectUnclean > 0 {
-		t += fmt.Sprintf("; %d of %d of the suspect's re-measurements %s (counters: %s)", r.SuspectUnclean, r.Pairs, report.UncleanWhat, r.Counters)
+		t += fmt.Sprintf("; %d of %d of the suspect's re-measurements %s (counters: %s)", r.SuspectUnclean, r.Pairs, display.UncleanWhat, r.Counters)
 	}
 	if r.ReferenceUnclean > 0 {
-		t += fmt.Sprintf("; %d of %d of the reference's %s", r.ReferenceUnclean, r.Pairs, report.UncleanWhat)
+		t += fmt.Sprintf("; %d of %d of the reference's %s", r.ReferenceUnclean, r.Pairs, display.UncleanWhat)
 	}
 	return t
 }

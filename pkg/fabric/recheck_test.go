@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // noisy returns a factor for fakeMeasurer: every measurement is off by up
@@ -221,7 +221,7 @@ func TestRecheckUnclean(t *testing.T) {
 	text := findings(t, doc)
 	for _, want := range []string{
 		"; 12 of 12 of the suspect's re-measurements not clean (counters: " + fakeUnclean + ")\n",
-		"1 of 12 lat pairs " + report.UncleanNote + "\n  rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): counters: " + fakeUnclean + "\n",
+		"1 of 12 lat pairs " + display.UncleanNote + "\n  rank 1 (host-1 rxe0 port 1) -> rank 2 (host-2 rxe0 port 1): counters: " + fakeUnclean + "\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("findings without %q:\n%s", want, text)

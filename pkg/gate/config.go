@@ -3,14 +3,15 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
+
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
@@ -60,7 +61,7 @@ var DefaultPoints = []string{"write_lat:64", "read_lat:4K", "write_bw:4K", "send
 
 // String names the point as a table row does: "write_lat 64 B".
 func (p Point) String() string {
-	return p.Workload + " " + document.FormatSize(p.SizeBytes)
+	return p.Workload + " " + display.Size(p.SizeBytes)
 }
 
 // Metric is the metric the point is gated on.

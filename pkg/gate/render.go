@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // WriteTable writes the gate's result for a terminal: the sides and
@@ -27,7 +28,7 @@ func WriteTable(w io.Writer, d *Document, colour bool) error {
 	for i, c := range columns {
 		header[i] = c
 	}
-	tbl := compare.NewTable(w, header...)
+	tbl := display.NewTable(w, false, header...)
 	for _, r := range d.Rows {
 		cells := rowCells(r)
 		cells[len(cells)-1] = compare.Paint(colour, r.Decision.String(), cells[len(cells)-1])
@@ -107,21 +108,21 @@ func valueCell(v float64, n int) string {
 	if n == 0 {
 		return "-"
 	}
-	return compare.FormatValue(v)
+	return display.Value(v)
 }
 
 func changeCell(r *Row) string {
 	if len(r.Looks) == 0 {
 		return "-"
 	}
-	return compare.FormatPct(r.EstimatePct) + " " + compare.FormatInterval(float64(r.LoPct), float64(r.HiPct))
+	return display.Pct(r.EstimatePct) + " " + display.Interval(float64(r.LoPct), float64(r.HiPct))
 }
 
 func spreadCell(r *Row) string {
 	if len(r.Looks) == 0 && r.PairP10Pct == 0 && r.PairP90Pct == 0 {
 		return "-"
 	}
-	return compare.FormatInterval(r.PairP10Pct, r.PairP90Pct)
+	return display.Interval(r.PairP10Pct, r.PairP90Pct)
 }
 
 func levelCell(r *Row) string {
@@ -133,7 +134,7 @@ func levelCell(r *Row) string {
 
 // spreadText says how the row's pairs spread.
 func spreadText(r *Row) string {
-	return fmt.Sprintf("the pairs spread %s to %s (p10 to p90 of candidate/base - 1)", compare.FormatPct(r.PairP10Pct), compare.FormatPct(r.PairP90Pct))
+	return fmt.Sprintf("the pairs spread %s to %s (p10 to p90 of candidate/base - 1)", display.Pct(r.PairP10Pct), display.Pct(r.PairP90Pct))
 }
 
 // reachText says what the row's pairs can decide by the budget's end.
@@ -202,7 +203,7 @@ func Summary(d *Document) string {
 		case compare.Pass:
 			pass = append(pass, r.Label())
 		case compare.Fail:
-			fail = append(fail, fmt.Sprintf("%s %s %s", r.Label(), r.Metric, compare.FormatPct(r.EstimatePct)))
+			fail = append(fail, fmt.Sprintf("%s %s %s", r.Label(), r.Metric, display.Pct(r.EstimatePct)))
 		default:
 			und = append(und, r.Label())
 		}

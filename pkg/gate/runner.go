@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"io"
 	"os"
 	"os/exec"
@@ -13,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -26,7 +26,7 @@ type Measurement struct {
 	// Seconds is the run's wall time, process start to exit.
 	Seconds float64
 	// AtTick is true for a latency run whose median sits at a multiple of
-	// the scheduler's tick ([report.AtTick]).
+	// the scheduler's tick ([display.AtTick]).
 	AtTick bool
 }
 
@@ -172,7 +172,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 		return Measurement{}, fmt.Errorf("%s: no %s figure (%s)", p, p.Metric().Name, why)
 	}
 	m.Value = *v
-	m.AtTick = p.Latency && report.SavedAtTick(res.LatencyUS)
+	m.AtTick = p.Latency && res.LatencyUS.AtTick()
 	return m, nil
 }
 

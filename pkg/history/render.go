@@ -7,7 +7,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -44,11 +44,11 @@ func writeTable(w io.Writer, r *Result) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write history: %w", err)
 	}
-	tbl := compare.NewTable(w, "point", "metric", "sessions", "from", "to", "level now", "steps", "outcome")
+	tbl := display.NewTable(w, false, "point", "metric", "sessions", "from", "to", "level now", "steps", "outcome")
 	for _, se := range r.Series {
 		last := se.Sessions[len(se.Sessions)-1]
 		cells := []string{se.Point, se.Metric + " (" + se.Unit + ")", fmt.Sprint(len(se.Sessions)), se.Sessions[0].Start.Format(dateFormat),
-			last.Start.Format(dateFormat), compare.FormatValue(se.Levels[len(se.Levels)-1]), fmt.Sprint(len(se.Steps)), se.Outcome}
+			last.Start.Format(dateFormat), display.Value(se.Levels[len(se.Levels)-1]), fmt.Sprint(len(se.Steps)), se.Outcome}
 		if err := tbl.Append(cells); err != nil {
 			return fmt.Errorf("write history: %w", err)
 		}
@@ -80,7 +80,7 @@ func writeTable(w io.Writer, r *Result) error {
 // whether it fails the history.
 func stepText(se *Series, st Step) string {
 	t := fmt.Sprintf("step at session %d (%s): %s -> %s %s (%s), p=%.3g", st.Index+1, st.At.Format(dateFormat),
-		compare.FormatValue(st.Before), compare.FormatValue(st.After), se.Unit, compare.FormatPct(st.ChangePct), st.P)
+		display.Value(st.Before), display.Value(st.After), se.Unit, display.Pct(st.ChangePct), st.P)
 	switch {
 	case !st.Regression:
 		return t + ": an improvement"
@@ -140,7 +140,7 @@ func Charts(r *Result, caption plot.Caption) ([]results.NamedChart, error) {
 		if len(se.Steps) > 0 {
 			var at []string
 			for _, st := range se.Steps {
-				at = append(at, fmt.Sprintf("%s (%s)", st.At.Format(dateFormat), compare.FormatPct(st.ChangePct)))
+				at = append(at, fmt.Sprintf("%s (%s)", st.At.Format(dateFormat), display.Pct(st.ChangePct)))
 			}
 			title += ": steps at " + strings.Join(at, ", ")
 		}

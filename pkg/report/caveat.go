@@ -2,188 +2,15 @@ package report
 
 import (
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
-// The rules every view of a result follows (the run and suite tables, the
-// HTML report's tables, hgrm, csv): how a figure is written, which caveats
-// mark it, and how an expectation's verdict reads. Written once here; the
-// views call these.
-
-// Figure formats v with prec decimals; a nonzero figure that would show
-// fewer than two significant digits gets three: no figure rounds to zero
-// (2 B of bandwidth is 0.000478 Gb/s, not 0.000).
-func Figure(v float64, prec int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= math.Pow(10, 1-float64(prec)) {
-		return strconv.FormatFloat(v, 'f', prec, 64)
-	}
-	// Two significant digits or fewer at prec decimals: show three.
-	digits := 2 - int(math.Floor(math.Log10(math.Abs(v))))
-	return strconv.FormatFloat(v, 'f', max(digits, prec), 64)
-}
-
-// Significant formats v with digits significant digits, as compare's
-// figures are written: 2.003, 361.2, 0.000478; never in exponent form, and
-// no nonzero figure rounds to zero.
-func Significant(v float64, digits int) string {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	dec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	return strconv.FormatFloat(v, 'f', max(0, dec), 64)
-}
-
-// MinSamples is how many samples the percentile q (such as 99.9) needs
-// before it is more than the largest sample: 100 for p99, 1,000 for
-// p99.9, 10,000 for p99.99.
-func MinSamples(q float64) int64 {
-	if q >= 100 {
-		return math.MaxInt64
-	}
-	return int64(math.Ceil(100/(100-q) - 1e-9))
-}
-
-// Thin tells whether the percentile q from n samples is beyond what n
-// samples resolve: it is then the largest sample, or near it.
-func Thin(q float64, n int64) bool { return n > 0 && n < MinSamples(q) }
-
-// The marks of a cell, explained below every table that has them.
-const (
-	// ThinMark follows a percentile from fewer samples than it needs.
-	ThinMark = "*"
-	// UncleanMark follows the name of a row whose run was not clean.
-	UncleanMark = "!"
-)
-
-// What the marks say, written once: a table's footnotes ([ThinNote],
-// [UncleanNote]) and the notes of a view without marks ([thinNote],
-// [uncleanNote]) are made of these words.
-const (
-	thinWhat    = "thin"
-	thinWhy     = "a percentile from fewer samples than it needs (p99: 100, p99.9: 1,000, p99.99: 10,000): it is the largest sample, or near it"
-	uncleanWhat = "not clean"
-	uncleanWhy  = "the device's error counters moved during the run (retransmissions, drops): its figures include the recovery"
-)
-
-// ThinNote explains [ThinMark].
-const ThinNote = ThinMark + " " + thinWhy
-
-// UncleanNote explains [UncleanMark]; the notes that follow name the
-// counters that moved.
-const UncleanNote = UncleanMark + " " + uncleanWhat + ": " + uncleanWhy
-
-// uncleanNote is [UncleanNote] said of the row name, for a view that
-// has no marks: "not clean: write_bw 65536 bytes: the device's error
-// counters moved ..."; "" when its run was clean or its counters unread.
-func uncleanNote(name string, clean *bool) string {
-	if !Unclean(clean) {
-		return ""
-	}
-	return uncleanWhat + ": " + name + ": " + uncleanWhy
-}
-
-// thinNote is [ThinNote] said of the row name, for a view that has no
-// marks, naming which of the percentiles qs it shows are from fewer of
-// its n samples than they need: "thin: write_lat 64 bytes: p99, p99.9 of
-// 4 samples: a percentile from fewer samples ..."; "" when none is.
-func thinNote(name string, n int64, qs ...float64) string {
-	var thin []string
-	for _, q := range qs {
-		if Thin(q, n) {
-			thin = append(thin, "p"+strconv.FormatFloat(q, 'f', -1, 64))
-		}
-	}
-	if len(thin) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s: %s: %s of %d samples: %s", thinWhat, name, strings.Join(thin, ", "), n, thinWhy)
-}
-
-// Percentile formats the percentile q of n samples, v microseconds, with
-// prec decimals, marked when n is too few for q.
-func Percentile(v float64, q float64, n int64, prec int) string {
-	s := Figure(v, prec)
-	if Thin(q, n) {
-		s += ThinMark
-	}
-	return s
-}
-
-// ThinWhat and UncleanWhat name the caveats in a count of them, as the
-// notes of a view without marks do: "2 of 6 write_lat pairs thin", "6 of
-// 6 write_bw pairs not clean".
-const (
-	ThinWhat    = thinWhat
-	UncleanWhat = uncleanWhat
-)
-
-// Marked is a figure's cell marked with its own run's caveats, for a view
-// whose every cell is a run of its own (fabric's matrices, a pair a
-// cell): [ThinMark] after a percentile from too few samples, then
-// [UncleanMark] after a space, as after a row's name, when the run was
-// not clean: "2.000* !". [Footnotes] explains both.
-func Marked(s string, thin, unclean bool) string {
-	if thin {
-		s += ThinMark
-	}
-	if unclean {
-		s += " " + UncleanMark
-	}
-	return s
-}
-
-// Unclean tells whether a result's counters say its run was not clean
-// (false when they were not read).
-func Unclean(clean *bool) bool { return clean != nil && !*clean }
-
-// RowName is a row's first cell, marked when its run was not clean.
-func RowName(name string, clean *bool) string {
-	if Unclean(clean) {
-		return name + " " + UncleanMark
-	}
-	return name
-}
-
-// Footnotes are the explanations of the marks the cells of a table use,
-// one line each, in the order of the marks.
-func Footnotes(cells [][]string) []string {
-	var thin, unclean bool
-	for _, row := range cells {
-		for _, c := range row {
-			thin = thin || strings.HasSuffix(strings.TrimSuffix(c, " "+UncleanMark), ThinMark)
-			unclean = unclean || strings.HasSuffix(c, " "+UncleanMark)
-		}
-	}
-	var out []string
-	if unclean {
-		out = append(out, UncleanNote)
-	}
-	if thin {
-		out = append(out, ThinNote)
-	}
-	return out
-}
-
-// Count is the iteration count a view shows: the iterations asked for,
-// or the operations measured in duration mode (where iterations are 0).
-func Count(iterations int, ops uint64) string {
-	if iterations > 0 {
-		return strconv.Itoa(iterations)
-	}
-	return strconv.FormatUint(ops, 10)
-}
-
-// Samples formats a latency sample count, "-" when there is none.
-func Samples(n int64) string {
-	if n <= 0 {
-		return "-"
-	}
-	return fmt.Sprint(n)
-}
+// The notes of a result that every view writing them shares (the run
+// and suite tables, -o perftest's stderr, hgrm, csv), and how an
+// expectation's verdict reads; how a figure is written and the caveat
+// marks are package display's.
 
 // cleanOf is what r's counters say of its run: nil when they were not
 // read.
@@ -249,7 +76,7 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 		out[len(out)-1].percentiles = exact
 	}
 	if s.Latency.AtTick() {
-		add(true, "warning: %s: %s", name, TickWarning)
+		add(true, "warning: %s: %s", name, display.TickWarning)
 	}
 	if r.OutOfRange > 0 {
 		add(true, "warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic", name, r.OutOfRange)
@@ -266,9 +93,9 @@ func ExpectationText(x document.Expectation) string {
 		verdict = "failed"
 	}
 	if x.Value != nil {
-		got = Significant(*x.Value, 4) + " " + x.Unit
+		got = display.Significant(*x.Value, 4) + " " + x.Unit
 	}
-	s := fmt.Sprintf("%s %s: %s, want %s %s %s", x.Expect, verdict, got, x.Op, Significant(x.Limit, 4), x.Unit)
+	s := fmt.Sprintf("%s %s: %s, want %s %s %s", x.Expect, verdict, got, x.Op, display.Significant(x.Limit, 4), x.Unit)
 	if x.Note != "" {
 		s += " (" + x.Note + ")"
 	}

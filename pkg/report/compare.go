@@ -2,15 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // BaselineEncoder is the encoder of `rdma-bench suite`: every result of a
@@ -32,7 +30,7 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 	if c.Baseline == nil {
 		c.Baseline = catalog.Baseline
 	}
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	writeTableHeader(ew, doc)
 	results := validResults(doc)
 	key := func(workload string, r *Result) string {
@@ -59,7 +57,7 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 			if x != nil && x.Status != "" && x.Status != StatusOK {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: %s: %s", x.Workload, x.SizeBytes, x.Status, x.Reason))
 			}
-			if x != nil && Unclean(cleanOf(x)) {
+			if x != nil && display.Unclean(cleanOf(x)) {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
 			if x != nil {
@@ -68,20 +66,20 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 				}
 			}
 			if latencyOf(x).AtTick() {
-				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, TickWarning))
+				notes = append(notes, fmt.Sprintf("%s %d bytes: warning: %s", x.Workload, x.SizeBytes, display.TickWarning))
 			}
 		}
 	}
-	ew.printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
+	ew.Printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
 	if len(lat) > 0 {
-		ew.printf("\n%s\n", LatencyMeaning)
+		ew.Printf("\n%s\n", display.LatencyMeaning)
 		if err := renderComparison(ew, []any{"#bytes", "workload", "samples", "p50[usec]", "p99[usec]", "p99.9[usec]",
 			"baseline", "base p50[usec]", "base p99[usec]", "p50 ratio", "cpu/op[usec]", "base cpu/op[usec]"}, lat); err != nil {
 			return err
 		}
 	}
 	if len(bw) > 0 {
-		ew.printf("\nbandwidth: cpu/GB adds both sides' process CPU\n")
+		ew.Printf("\nbandwidth: cpu/GB adds both sides' process CPU\n")
 		if err := renderComparison(ew, []any{"#bytes", "workload", "ops", "BW[Gb/s]", "MsgRate[Mpps]", "baseline",
 			"base BW[Gb/s]", "BW ratio", "cpu/GB[s]", "base cpu/GB[s]", "cpu/GB ratio"}, bw); err != nil {
 			return err
@@ -94,11 +92,11 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 	for _, n := range notes {
 		if !seen[n] {
 			seen[n] = true
-			ew.printf("note: %s\n", n)
+			ew.Printf("note: %s\n", n)
 		}
 	}
-	if ew.err != nil {
-		return fmt.Errorf("writing comparison: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("writing comparison: %w", ew.Err)
 	}
 	return nil
 }
@@ -125,13 +123,7 @@ func modes(results []*Result) string {
 }
 
 func renderComparison(w io.Writer, header []any, rows [][]string) error {
-	tbl := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignRight),
-		tablewriter.WithRowAlignment(tw.AlignRight),
-	)
-	tbl.Header(header...)
+	tbl := display.NewTable(w, true, header...)
 	for _, r := range rows {
 		if err := tbl.Append(r); err != nil {
 			return fmt.Errorf("writing comparison: %w", err)
@@ -140,7 +132,7 @@ func renderComparison(w io.Writer, header []any, rows [][]string) error {
 	if err := tbl.Render(); err != nil {
 		return fmt.Errorf("writing comparison: %w", err)
 	}
-	for _, n := range Footnotes(rows) {
+	for _, n := range display.Footnotes(rows) {
 		if _, err := fmt.Fprintln(w, n); err != nil {
 			return fmt.Errorf("writing comparison: %w", err)
 		}
@@ -153,7 +145,7 @@ func num[T any](s *T, f func(*T) float64, prec int) string {
 	if s == nil {
 		return "-"
 	}
-	return Figure(f(s), prec)
+	return display.Figure(f(s), prec)
 }
 
 // pct formats the percentile q of l, marked when l has too few samples.
@@ -161,7 +153,7 @@ func pct(l *LatencyStats, q float64, f func(*LatencyStats) float64) string {
 	if l == nil {
 		return "-"
 	}
-	return Percentile(f(l), q, l.Count, 3)
+	return display.Percentile(f(l), q, l.Count, 3)
 }
 
 // samples formats l's sample count.
@@ -169,7 +161,7 @@ func samples(l *LatencyStats) string {
 	if l == nil {
 		return "-"
 	}
-	return Samples(l.Count)
+	return display.Samples(l.Count)
 }
 
 // ratio formats a/b, "-" when either is unknown or b is 0.
@@ -177,7 +169,7 @@ func ratio[T any](a, b *T, f func(*T) float64) string {
 	if a == nil || b == nil || f(b) == 0 {
 		return "-"
 	}
-	return Figure(f(a)/f(b), 2)
+	return display.Figure(f(a)/f(b), 2)
 }
 
 func p50(l *LatencyStats) float64       { return l.P50US() }
@@ -207,9 +199,9 @@ func latencyComparison(r, base *Result) []string {
 	s, b := Summarize(r), Summarize(base)
 	name := "-"
 	if base != nil {
-		name = RowName(base.Workload, cleanOf(base))
+		name = display.RowName(base.Workload, cleanOf(base))
 	}
-	return []string{strconv.Itoa(r.SizeBytes), RowName(r.Workload, cleanOf(r)), samples(s.Latency),
+	return []string{strconv.Itoa(r.SizeBytes), display.RowName(r.Workload, cleanOf(r)), samples(s.Latency),
 		num(s.Latency, p50, 3), pct(s.Latency, 99, p99), pct(s.Latency, 99.9, p999), name,
 		num(b.Latency, p50, 3), pct(b.Latency, 99, p99), ratio(s.Latency, b.Latency, p50),
 		num(perOpOf(s.CPULocal), perOpUS, 2), num(perOpOf(b.CPULocal), perOpUS, 2)}
@@ -219,9 +211,9 @@ func bandwidthComparison(r, base *Result) []string {
 	s, b := Summarize(r), Summarize(base)
 	name := "-"
 	if base != nil {
-		name = RowName(base.Workload, cleanOf(base))
+		name = display.RowName(base.Workload, cleanOf(base))
 	}
-	return []string{strconv.Itoa(r.SizeBytes), RowName(r.Workload, cleanOf(r)), strconv.FormatUint(r.Ops, 10),
+	return []string{strconv.Itoa(r.SizeBytes), display.RowName(r.Workload, cleanOf(r)), strconv.FormatUint(r.Ops, 10),
 		num(s.Bandwidth, bwGbps, 3), num(s.Bandwidth, msgRate, 4), name,
 		num(b.Bandwidth, bwGbps, 3), ratio(s.Bandwidth, b.Bandwidth, bwGbps),
 		num(perGBOf(s.CPUTotal), perGBS, 3), num(perGBOf(b.CPUTotal), perGBS, 3),

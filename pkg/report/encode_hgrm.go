@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // hgrmEncoder writes the HdrHistogram percentile distribution of every
@@ -25,7 +26,7 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 	if doc == nil {
 		return errNilDocument
 	}
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	n := 0
 	for _, r := range validResults(doc) {
 		h, outOfRange, source := latencyHistogram(r)
@@ -33,31 +34,31 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 			continue
 		}
 		if n > 0 {
-			ew.printf("\n")
+			ew.Printf("\n")
 		}
 		n++
-		ew.printf("# workload=%s transport=%s completion=%s size_bytes=%d rate=%d runs=%d started_at=%s samples=%d out_of_range=%d source=%s unit=us\n",
+		ew.Printf("# workload=%s transport=%s completion=%s size_bytes=%d rate=%d runs=%d started_at=%s samples=%d out_of_range=%d source=%s unit=us\n",
 			orDash(r.Workload), orDash(r.Transport), orDash(r.Completion), r.SizeBytes, r.Rate, max(1, len(r.Runs)),
 			doc.StartedAt.UTC().Format(time.RFC3339), h.TotalCount(), outOfRange, source)
 		if r.Status != "" && r.Status != StatusOK {
-			ew.printf("# %s: %s\n", r.Status, r.Reason)
+			ew.Printf("# %s: %s\n", r.Status, r.Reason)
 		}
-		if Unclean(cleanOf(r)) {
-			ew.printf("# not clean: %s\n", r.Counters.Verdict)
+		if display.Unclean(cleanOf(r)) {
+			ew.Printf("# not clean: %s\n", r.Counters.Verdict)
 		}
 		for _, x := range FailedExpectations(r.Expectations) {
-			ew.printf("# expect: %s\n", x)
+			ew.Printf("# expect: %s\n", x)
 		}
 		l := Summarize(r).Latency
-		if n := h.TotalCount(); Thin(99.9, n) {
-			ew.printf("# thin: %d samples: a percentile above p%s is the largest sample, or near it (p99 needs 100 samples, p99.9 1,000)\n",
+		if n := h.TotalCount(); display.Thin(99.9, n) {
+			ew.Printf("# thin: %d samples: a percentile above p%s is the largest sample, or near it (p99 needs 100 samples, p99.9 1,000)\n",
 				n, strconv.FormatFloat(100*(1-1/float64(n)), 'f', -1, 64))
 		}
 		if l.AtTick() {
-			ew.printf("# warning: %s\n", TickWarning)
+			ew.Printf("# warning: %s\n", display.TickWarning)
 		}
 		if l != nil && (l.Exact || (r.Moments != nil && r.Moments.Count > 0)) {
-			ew.printf("# exact: min=%s max=%s mean=%s stdev=%s us (the #[...] footer is at histogram precision)\n",
+			ew.Printf("# exact: min=%s max=%s mean=%s stdev=%s us (the #[...] footer is at histogram precision)\n",
 				exact(l.MinUS()), exact(l.MaxUS()), exact(l.MeanUS()), exact(l.StdevUS()))
 		}
 		if _, err := h.PercentilesPrint(ew, hgrmTicksPerHalfDistance, 1e3); err != nil {
@@ -65,10 +66,10 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 		}
 	}
 	if n == 0 {
-		ew.printf("# no latency results\n")
+		ew.Printf("# no latency results\n")
 	}
-	if ew.err != nil {
-		return fmt.Errorf("encode hgrm: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("encode hgrm: %w", ew.Err)
 	}
 	return nil
 }

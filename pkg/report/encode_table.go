@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // tableEncoder writes perftest-like text tables: one per group of results
@@ -36,40 +34,40 @@ func (tableEncoder) Encode(w io.Writer, doc *Document) error {
 	if doc == nil {
 		return errNilDocument
 	}
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	writeTableHeader(ew, doc)
 	for _, g := range groupResults(validResults(doc)) {
-		ew.printf("\n%s\n", groupTitle(g))
+		ew.Printf("\n%s\n", groupTitle(g))
 		if err := renderGroup(ew, g); err != nil {
 			return fmt.Errorf("encode table: %w", err)
 		}
 		writeNotes(ew, g)
 	}
 	if sum := ExpectationSummary(validResults(doc)); sum != "" {
-		ew.printf("\n%s\n", sum)
+		ew.Printf("\n%s\n", sum)
 	}
-	if ew.err != nil {
-		return fmt.Errorf("encode table: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("encode table: %w", ew.Err)
 	}
 	return nil
 }
 
-func writeTableHeader(ew *errWriter, doc *Document) {
+func writeTableHeader(ew *display.ErrWriter, doc *Document) {
 	t, h := doc.Tool, doc.Host
 	commit := t.Commit
 	if commit == "" {
 		commit = "unknown"
 	}
-	ew.printf("%s %s (commit %s) on %s, kernel %s, %s, %d cores, started %s\n",
+	ew.Printf("%s %s (commit %s) on %s, kernel %s, %s, %d cores, started %s\n",
 		orDash(t.Name), orDash(t.Version), commit, orDash(h.Hostname),
 		orDash(h.Kernel), orDash(h.CPUModel), h.Cores, doc.StartedAt.Format(time.RFC3339))
 	if d := doc.Device; d != nil {
-		ew.printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s%s\n",
+		ew.Printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s%s\n",
 			orDash(d.Name), d.Port, orDash(d.LinkLayer), d.MTU, d.GIDIndex,
 			orDash(d.GIDType), orDash(d.FirmwareVersion), deviceSysfs(d))
 	}
 	if p := h.Placement; p != nil {
-		ew.printf("NUMA placement: %s\n", PlacementText(p))
+		ew.Printf("NUMA placement: %s\n", PlacementText(p))
 	}
 }
 
@@ -96,12 +94,6 @@ func PlacementText(p *Placement) string {
 }
 
 func renderGroup(w io.Writer, g *group) error {
-	tbl := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignRight),
-		tablewriter.WithRowAlignment(tw.AlignRight),
-	)
 	header := bandwidthHeader
 	if g.latency {
 		header = latencyHeader
@@ -109,7 +101,7 @@ func renderGroup(w io.Writer, g *group) error {
 	if g.rated {
 		header = rated(header, g.latency)
 	}
-	tbl.Header(header...)
+	tbl := display.NewTable(w, true, header...)
 	var rows [][]string
 	for i, r := range g.results {
 		row := bandwidthRow(r, g.sums[i])
@@ -127,7 +119,7 @@ func renderGroup(w io.Writer, g *group) error {
 	if err := tbl.Render(); err != nil {
 		return err
 	}
-	for _, n := range Footnotes(rows) {
+	for _, n := range display.Footnotes(rows) {
 		if _, err := fmt.Fprintln(w, n); err != nil {
 			return err
 		}
@@ -176,13 +168,13 @@ func rowName(g *group, r *Result) string {
 }
 
 func latencyRow(r *Result, s Summary) []string {
-	row := []string{RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
+	row := []string{display.RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
 	if l := s.Latency; l != nil {
 		row = append(row,
-			Figure(l.MinUS(), 3), Figure(l.P50US(), 3), Percentile(l.P90US(), 90, l.Count, 3),
-			Percentile(l.P99US(), 99, l.Count, 3), Percentile(l.P99_9US(), 99.9, l.Count, 3),
-			Percentile(l.P99_99US(), 99.99, l.Count, 3),
-			Figure(l.MaxUS(), 3), Figure(l.MeanUS(), 4), Figure(l.StdevUS(), 4))
+			display.Figure(l.MinUS(), 3), display.Figure(l.P50US(), 3), display.Percentile(l.P90US(), 90, l.Count, 3),
+			display.Percentile(l.P99US(), 99, l.Count, 3), display.Percentile(l.P99_9US(), 99.9, l.Count, 3),
+			display.Percentile(l.P99_99US(), 99.99, l.Count, 3),
+			display.Figure(l.MaxUS(), 3), display.Figure(l.MeanUS(), 4), display.Figure(l.StdevUS(), 4))
 	} else {
 		for range 9 {
 			row = append(row, "-")
@@ -192,13 +184,13 @@ func latencyRow(r *Result, s Summary) []string {
 }
 
 func bandwidthRow(r *Result, s Summary) []string {
-	row := []string{RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
+	row := []string{display.RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
 	if b := s.Bandwidth; b != nil {
 		peak := "-"
 		if b.PeakGbps > 0 {
-			peak = Figure(b.PeakGbps, 2)
+			peak = display.Figure(b.PeakGbps, 2)
 		}
-		row = append(row, peak, Figure(b.BwGbps, 2), Figure(b.BwMiBps, 2), Figure(b.MsgRateMpps, 4))
+		row = append(row, peak, display.Figure(b.BwGbps, 2), display.Figure(b.BwMiBps, 2), display.Figure(b.MsgRateMpps, 4))
 	} else {
 		row = append(row, "-", "-", "-", "-")
 	}
@@ -209,27 +201,27 @@ func pctCore(c *CPUCost) string {
 	if c == nil {
 		return "-"
 	}
-	return Figure(c.Usage.ProcessPctOfCore, 1)
+	return display.Figure(c.Usage.ProcessPctOfCore, 1)
 }
 
 func perGB(c *CPUCost) string {
 	if c == nil || !c.HasPerGB {
 		return "-"
 	}
-	return Figure(c.SecondsPerGB, 4)
+	return display.Figure(c.SecondsPerGB, 4)
 }
 
 // writeNotes tells, below a table, how far its figures can be trusted,
 // and what an open loop measured beside its headline: every note of
 // every row ([rowNotes]), then the load curves.
-func writeNotes(ew *errWriter, g *group) {
+func writeNotes(ew *display.ErrWriter, g *group) {
 	for i, r := range g.results {
 		for _, n := range rowNotes(rowName(g, r), r, g.sums[i]) {
-			ew.printf("%s\n", n.text)
+			ew.Printf("%s\n", n.text)
 		}
 	}
 	for _, c := range LoadCurves(g.results) {
-		ew.printf("load: %s %d bytes: %s\n", c.Workload, c.SizeBytes, c.Summary())
+		ew.Printf("load: %s %d bytes: %s\n", c.Workload, c.SizeBytes, c.Summary())
 	}
 }
 
@@ -246,24 +238,4 @@ func openFigures(o *OpenLoop) string {
 		out += fmt.Sprintf("; %d operations due were never issued", o.Behind)
 	}
 	return out
-}
-
-// errWriter keeps the first write error so that formatted output can be
-// written without checking each call.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	_, _ = fmt.Fprintf(e, format, args...)
 }

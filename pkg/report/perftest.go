@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // perftestEncoder writes the results table of perftest 4.5-0.17 (the
@@ -53,25 +55,25 @@ func (perftestEncoder) Encode(w io.Writer, doc *Document) error {
 	if doc == nil {
 		return errNilDocument
 	}
-	ew := &errWriter{w: w}
+	ew := &display.ErrWriter{W: w}
 	gbits := perftestGbits(doc)
 	for _, g := range groupResults(validResults(doc)) {
-		ew.printf("%s", perftestLine)
+		ew.Printf("%s", perftestLine)
 		switch {
 		case !g.latency:
-			ew.printf("%s", map[bool]string{false: perftestBW, true: perftestBWG}[gbits])
+			ew.Printf("%s", map[bool]string{false: perftestBW, true: perftestBWG}[gbits])
 		case g.first.Iterations == 0 && g.first.DurationS > 0:
-			ew.printf("%s", perftestLatDur)
+			ew.Printf("%s", perftestLatDur)
 		default:
-			ew.printf("%s", perftestLat)
+			ew.Printf("%s", perftestLat)
 		}
 		for i, r := range g.results {
 			perftestRow(ew, g, r, g.sums[i], gbits)
 		}
-		ew.printf("%s", perftestLine)
+		ew.Printf("%s", perftestLine)
 	}
-	if ew.err != nil {
-		return fmt.Errorf("encode perftest: %w", ew.err)
+	if ew.Err != nil {
+		return fmt.Errorf("encode perftest: %w", ew.Err)
 	}
 	return nil
 }
@@ -99,12 +101,12 @@ func (perftestEncoder) Notes(doc *Document) []string {
 		for i, r := range g.results {
 			name := orDash(r.Workload) + " " + rowName(g, r)
 			s := g.sums[i]
-			if n := uncleanNote(name, cleanOf(r)); n != "" {
+			if n := display.UncleanNoteFor(name, cleanOf(r)); n != "" {
 				out = append(out, n)
 			}
 			if l := s.Latency; l != nil && g.latency && !durationTable {
 				// The percentiles perftest's latency table shows.
-				if n := thinNote(name, l.Count, 99, 99.9); n != "" {
+				if n := display.ThinNoteFor(name, l.Count, 99, 99.9); n != "" {
 					out = append(out, n)
 				}
 			}
@@ -119,7 +121,7 @@ func (perftestEncoder) Notes(doc *Document) []string {
 }
 
 // perftestRow writes one row in the format of g's header.
-func perftestRow(ew *errWriter, g *group, r *Result, s Summary, gbits bool) {
+func perftestRow(ew *display.ErrWriter, g *group, r *Result, s Summary, gbits bool) {
 	iters := iterationsShown(r, s)
 	if !g.latency {
 		cells := slices.Repeat([]string{"-"}, 3)
@@ -138,7 +140,7 @@ func perftestRow(ew *errWriter, g *group, r *Result, s Summary, gbits bool) {
 				cells[0] = "-" // unknown; perftest's -N prints 0.00
 			}
 		}
-		ew.printf(format, r.SizeBytes, iters, cells[0], cells[1], cells[2])
+		ew.Printf(format, r.SizeBytes, iters, cells[0], cells[1], cells[2])
 		return
 	}
 	if g.first.Iterations == 0 && g.first.DurationS > 0 {
@@ -149,7 +151,7 @@ func perftestRow(ew *errWriter, g *group, r *Result, s Summary, gbits bool) {
 		if r.ElapsedNS > 0 {
 			cells[1] = fixed(float64(r.Ops)/(float64(r.ElapsedNS)/1e9), 2)
 		}
-		ew.printf(perftestLatDurRow, r.SizeBytes, iters, cells[0], cells[1])
+		ew.Printf(perftestLatDurRow, r.SizeBytes, iters, cells[0], cells[1])
 		return
 	}
 	cells := slices.Repeat([]string{"-"}, 7)
@@ -157,5 +159,5 @@ func perftestRow(ew *errWriter, g *group, r *Result, s Summary, gbits bool) {
 		cells = []string{fixed(l.MinUS(), 2), fixed(l.MaxUS(), 2), fixed(l.P50US(), 2), fixed(l.MeanUS(), 2),
 			fixed(l.StdevUS(), 2), fixed(l.P99US(), 2), fixed(l.P99_9US(), 2)}
 	}
-	ew.printf(perftestLatRow, r.SizeBytes, iters, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6])
+	ew.Printf(perftestLatRow, r.SizeBytes, iters, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6])
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // capturedLines reads a testdata file captured from the perftest package,
@@ -168,12 +170,12 @@ func TestPerftestCaveats(t *testing.T) {
 		row, text, _ := strings.Cut(strings.SplitN(rest, " ", 2)[1], ": ")
 		switch kind {
 		case "not clean":
-			if !strings.Contains(table, UncleanMark+" "+kind+": "+text+"\n") {
+			if !strings.Contains(table, display.UncleanMark+" "+kind+": "+text+"\n") {
 				t.Errorf("note %q: the table's footnote says otherwise:\n%s", n, table)
 			}
 		case "thin":
 			_, why, _ := strings.Cut(text, ": ")
-			if !strings.Contains(table, ThinMark+" "+why+"\n") {
+			if !strings.Contains(table, display.ThinMark+" "+why+"\n") {
 				t.Errorf("note %q: the table's footnote says otherwise:\n%s", n, table)
 			}
 		default:

@@ -58,19 +58,3 @@ func TestTickerPaces(t *testing.T) {
 		t.Fatalf("shared recorder: tick %q, %d samples in the run's recorder (want 1)", b.String(), run.Snapshot().h().TotalCount())
 	}
 }
-
-func TestAtTick(t *testing.T) {
-	for us, want := range map[float64]bool{3651: true, 3900: true, 4000: true, 7979: true, 8100: true, 21: false, 3500: false, 6000: false, 20000: false, 100: false} {
-		if got := AtTick(us, 20); got != want {
-			t.Errorf("AtTick(%g, 20) = %v, want %v", us, got, want)
-		}
-	}
-	// Real transfers near a multiple of the tick (make bench's read_lat
-	// and tcp_lat at 1 MiB in the VM): the fastest sample is near the
-	// median, not a fast iteration between ticks.
-	for _, c := range [][2]float64{{16368, 14900}, {4329, 3800}, {8000, 2100}} {
-		if AtTick(c[0], c[1]) {
-			t.Errorf("AtTick(%g, %g): a transfer of that length is marked", c[0], c[1])
-		}
-	}
-}

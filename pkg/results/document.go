@@ -36,10 +36,6 @@ const (
 	StatusInsufficient = document.StatusInsufficient
 )
 
-// FormatSize writes a message size as the labels do (see
-// [document.FormatSize]).
-func FormatSize(n int) string { return document.FormatSize(n) }
-
 // LoadNoting reads the documents that paths name as [document.Each] does,
 // one at a time, note told of each document of another kind left out: each is trimmed to what the analysis and its views
 // read ([Keep]) before the next is read, so that memory grows with the

@@ -186,7 +186,7 @@ func TestParseRefusals(t *testing.T) {
 		{" \n", "empty: want an rdma-bench JSON document"},
 		{`{"kind": "Pod", "apiVersion": "v1"}`, `not an rdma-bench document: no tool.name, want "rdma-bench"`},
 		{`{"kind": "gate", "schema_version": 1, "tool": {"name": "rdma-bench"}, "rows": []}`,
-			"a gate document: compare, plot and report read the documents of run and suite (rdma-bench gate has its own outputs)"},
+			"a gate document: compare, plot and report read the documents of run and suite (rdma-bench gate has its own outputs); plot and report view a gate document named alone"},
 		{`{"tool": "rdma-bench", "version": "0.3.0", "world": {}, "pairs": []}`,
 			"a fabric document: compare, plot and report read the documents of run and suite (rdma-bench fabric has its own outputs); plot and report view a fabric document named alone"},
 	} {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // ParamDiff is a measured parameter whose value differs between the two
@@ -117,7 +119,7 @@ func kinDiff(base, new []*Point, ignore []string) string {
 				continue
 			}
 			return fmt.Sprintf("the base has %s, the new side %s (%s %s %s); add %s to compare them",
-				strings.Join(bs, " "), strings.Join(ns, " "), b.Key.Workload, b.Key.Transport, FormatSize(b.Key.SizeBytes),
+				strings.Join(bs, " "), strings.Join(ns, " "), b.Key.Workload, b.Key.Transport, display.Size(b.Key.SizeBytes),
 				strings.Join(flags, " "))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // IdentityParams are the parameters (keys of a result's params) that
@@ -201,7 +202,7 @@ func Describe(k Key, also map[string]bool) string {
 	if k.Completion != "" {
 		parts = append(parts, k.Completion)
 	}
-	parts = append(parts, FormatSize(k.SizeBytes))
+	parts = append(parts, display.Size(k.SizeBytes))
 	return strings.Join(append(parts, paramTags(k, also)...), " ")
 }
 

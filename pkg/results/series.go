@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Value returns a metric's figure in f, in the metric's unit (package
@@ -102,14 +102,14 @@ func (m *Matching) Series(metrics []compare.Metric, base, new Sessions) (series 
 
 // runCounts are the point's runs with caveats, as a comparison of met
 // counts them: unclean, a percentile from too few samples (by the rule of
-// report.Thin), a median at the scheduler's tick (report.AtTick).
+// display.Thin), a median at the scheduler's tick (display.AtTick).
 func (p *Point) runCounts(met compare.Metric) compare.RunCounts {
 	c := compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped}
 	for _, s := range p.Runs {
-		if met.Percentile > 0 && report.Thin(met.Percentile, s.Run.Samples) {
+		if met.Percentile > 0 && display.Thin(met.Percentile, s.Run.Samples) {
 			c.Thin++
 		}
-		if report.SavedAtTick(s.Run.LatencyUS) {
+		if s.Run.LatencyUS.AtTick() {
 			c.Tick++
 		}
 	}

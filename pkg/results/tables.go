@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
@@ -29,16 +30,16 @@ func LatencyTable(s *Group) plot.Table {
 				l = &Latency{}
 			}
 			n := r.Samples
-			if report.SavedAtTick(l) {
-				ticks = append(ticks, "warning: "+rowName(names[i], p, j)+": "+report.TickWarning)
+			if l.AtTick() {
+				ticks = append(ticks, "warning: "+rowName(names[i], p, j)+": "+display.TickWarning)
 			}
-			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
-				report.Count(r.Iterations, r.Ops), report.Samples(n),
+			t.Rows = append(t.Rows, []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
+				display.Count(r.Iterations, r.Ops), display.Samples(n),
 				num(l.Min, 3), num(l.P50, 3), pct(l.P90, 90, n), pct(l.P99, 99, n), pct(l.P99_9, 99.9, n), pct(l.P99_99, 99.99, n),
 				num(l.Max, 3), num(l.Mean, 4), num(l.Stdev, 4), num(r.CPUUSPerOp.Both(), 2), status(r)})
 		}
 	}
-	t.Notes = append(report.Footnotes(t.Rows), ticks...)
+	t.Notes = append(display.Footnotes(t.Rows), ticks...)
 	return t
 }
 
@@ -53,12 +54,12 @@ func BandwidthTable(s *Group) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
-			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
-				report.Count(r.Iterations, r.Ops),
+			t.Rows = append(t.Rows, []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
+				display.Count(r.Iterations, r.Ops),
 				num(r.BwPeakGbps, 3), num(r.BwGbps, 3), num(r.MsgRateMpps, 4), num(r.CPUSPerGB.Both(), 3), status(r)})
 		}
 	}
-	t.Notes = report.Footnotes(t.Rows)
+	t.Notes = display.Footnotes(t.Rows)
 	return t
 }
 
@@ -80,7 +81,7 @@ func status(r *Result) string {
 			out += ": " + r.Reason
 		}
 	}
-	if report.Unclean(r.Clean) && r.Counters != nil && r.Counters.Verdict != "" {
+	if display.Unclean(r.Clean) && r.Counters != nil && r.Counters.Verdict != "" {
 		out += "; counters: " + r.Counters.Verdict
 	}
 	for _, f := range report.FailedExpectations(r.Expectations) {
@@ -95,7 +96,7 @@ func num(v *float64, prec int) string {
 	if v == nil {
 		return "-"
 	}
-	return report.Figure(*v, prec)
+	return display.Figure(*v, prec)
 }
 
 // pct formats the percentile q of n samples, marked when n is too few.
@@ -103,7 +104,7 @@ func pct(v *float64, q float64, n int64) string {
 	if v == nil {
 		return "-"
 	}
-	return report.Percentile(*v, q, n, 3)
+	return display.Percentile(*v, q, n, 3)
 }
 
 // ComparisonTable tabulates gate rows with compare's own columns and

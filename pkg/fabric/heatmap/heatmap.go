@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -33,8 +33,8 @@ func CheckDir(dir string) error {
 // Charts are the heat maps of doc, one per metric (each workload's
 // headline figures), named fabric-WORKLOAD-METRIC. A metric no pair has a
 // figure for is left out, with a note to notes. A cell carries the marks
-// of the matrices' table (report.Marked), an unclean one is outlined too,
-// and the caption ends with the table's footnotes (report.Footnotes).
+// of the matrices' table (display.Marked), an unclean one is outlined too,
+// and the caption ends with the table's footnotes (display.Footnotes).
 func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 	caption := Caption(doc)
 	var charts []results.NamedChart
@@ -43,7 +43,7 @@ func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 		g := Grid(doc.Matrix(metric))
 		g.Unit = unit
 		c := caption
-		c.Notes = report.Footnotes(g.Marks)
+		c.Notes = display.Footnotes(g.Marks)
 		ch, err := plot.Matrix(fmt.Sprintf("%s between %d ranks", what, doc.World.Size), g, c)
 		if err != nil {
 			fmt.Fprintf(notes, "rdma-bench fabric: note: no heat map of %s: %v\n", metric, err)
@@ -56,13 +56,13 @@ func Charts(doc *fabric.Document, notes io.Writer) []results.NamedChart {
 
 // Grid is m as a plot grid: rows measure, columns serve; NaN where a pair
 // has no figure (the diagonal, failed pairs, pairs not scheduled). A
-// cell's marks are its caveats' (report.Marked: "*", " !"), and a cell
+// cell's marks are its caveats' (display.Marked: "*", " !"), and a cell
 // whose pair's run was not clean is outlined.
 func Grid(m *fabric.Matrix) plot.Grid {
 	n := m.Size()
 	g := plot.Grid{RowAxis: "source rank (measures)", ColAxis: "destination rank (serves)",
 		Rows: make([]string, n), Cols: make([]string, n), Values: make([][]float64, n),
-		Marks: make([][]string, n), Outlined: make([][]bool, n), OutlinedLabel: report.UncleanMark + " " + report.UncleanWhat}
+		Marks: make([][]string, n), Outlined: make([][]bool, n), OutlinedLabel: display.UncleanMark + " " + display.UncleanWhat}
 	for i, mb := range m.Members {
 		g.Rows[i] = fmt.Sprintf("%d %s", mb.Rank, mb.Hostname)
 		g.Cols[i] = strconv.Itoa(mb.Rank)
@@ -73,7 +73,7 @@ func Grid(m *fabric.Matrix) plot.Grid {
 				continue
 			}
 			c := m.Caveat(i, j)
-			g.Marks[i][j] = report.Marked("", c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
+			g.Marks[i][j] = display.Marked("", c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
 			g.Outlined[i][j] = c&fabric.CaveatUnclean != 0
 		}
 	}

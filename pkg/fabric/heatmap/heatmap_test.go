@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // doc is a sweep of n ranks on hosts host-0..host-(n-1), each pair's
@@ -138,18 +138,18 @@ func TestChartsMarkCaveats(t *testing.T) {
 		svgs[c.Name] = b.String()
 	}
 	bw, lat := svgs["fabric-write_bw-bw_gbps"], svgs["fabric-write_lat-p50_us"]
-	for _, want := range []string{">99.0 " + report.UncleanMark + "<", ">" + report.UncleanMark + " " + report.UncleanWhat + "<", ">" + report.UncleanMark + " " + report.UncleanWhat + ": the device"} {
+	for _, want := range []string{">99.0 " + display.UncleanMark + "<", ">" + display.UncleanMark + " " + display.UncleanWhat + "<", ">" + display.UncleanMark + " " + display.UncleanWhat + ": the device"} {
 		if !strings.Contains(bw, want) {
 			t.Errorf("write_bw heat map lacks %q", want)
 		}
 	}
-	if strings.Contains(bw, report.ThinMark+"<") {
+	if strings.Contains(bw, display.ThinMark+"<") {
 		t.Error("write_bw heat map: a thin mark on a bandwidth")
 	}
-	if n := strings.Count(lat, ">3.00"+report.ThinMark+"<"); n != 2 {
+	if n := strings.Count(lat, ">3.00"+display.ThinMark+"<"); n != 2 {
 		t.Errorf("write_lat heat map: %d cells of rank 1 marked thin, want 2", n)
 	}
-	if !strings.Contains(lat, ">"+report.ThinMark+" a percentile") || strings.Contains(lat, report.UncleanWhat) {
+	if !strings.Contains(lat, ">"+display.ThinMark+" a percentile") || strings.Contains(lat, display.UncleanWhat) {
 		t.Error("write_lat heat map: want the thin footnote and no unclean one")
 	}
 }

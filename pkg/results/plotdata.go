@@ -102,7 +102,7 @@ func LatencySeries(sides []*Group) []plot.LatencySeries {
 				continue
 			}
 			s.Points = append(s.Points, plot.LatencyPoint{SizeBytes: p.Key.SizeBytes, P50US: p50,
-				P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name)})
+				P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name), Caveat: caveatOf(p)})
 		}
 		if len(s.Points) > 0 {
 			out = append(out, s)
@@ -134,7 +134,7 @@ func sizeSeries(sides []*Group, metric string) []plot.SizeSeries {
 		s := plot.SizeSeries{Name: l.name, Family: l.family}
 		for _, p := range l.points {
 			if v, ok := p.Figure(metric); ok && v > 0 {
-				s.Points = append(s.Points, plot.SizeValue{SizeBytes: p.Key.SizeBytes, Value: v})
+				s.Points = append(s.Points, plot.SizeValue{SizeBytes: p.Key.SizeBytes, Value: v, Caveat: caveatOf(p)})
 			}
 		}
 		if len(s.Points) > 0 {
@@ -149,4 +149,15 @@ func figureOrNaN(p *Point, metric string) float64 {
 		return v
 	}
 	return math.NaN()
+}
+
+// caveatOf is what a chart marks of a point: the latency samples of its
+// figures (every result's together, as [Point.Figure] merges them) and
+// whether a run of it drawn was not clean.
+func caveatOf(p *Point) plot.Caveat {
+	var n int64
+	for _, r := range p.Results {
+		n += r.Samples
+	}
+	return plot.Caveat{Samples: n, Unclean: p.Unclean > 0}
 }

@@ -62,12 +62,22 @@ func BandwidthTable(s *Group) plot.Table {
 	return t
 }
 
-// rowName names a point's row, with its document when several hold it.
+// rowName names a point's row, with its document when several hold it,
+// and its run when the document's result stands as its clean runs
+// (--clean-only: [cleanResults]).
 func rowName(name string, p *Point, j int) string {
 	if len(p.Results) == 1 {
 		return name
 	}
-	return name + " (" + filepath.Base(p.Docs[j].Path) + ")"
+	doc := filepath.Base(p.Docs[j].Path)
+	r := p.Results[j]
+	for k, o := range p.Results {
+		if k != j && p.Docs[k] == p.Docs[j] && o.Index == r.Index && len(r.Runs) == 1 {
+			doc += " run " + strconv.Itoa(r.Runs[0].Run)
+			break
+		}
+	}
+	return name + " (" + doc + ")"
 }
 
 // status is a row's status, what its counters said when they moved, and

@@ -88,6 +88,15 @@ func TestCaveatMarks(t *testing.T) {
 				return ComparisonWhiskers("t", []Whisker{{Label: "a", DeltaPct: 1, LoPct: 0, HiPct: 2, ThresholdPct: &th, Unclean: true},
 					{Label: "b", DeltaPct: 1, LoPct: 0, HiPct: 2, ThresholdPct: &th, Thin: true}}, Caption{})
 			}, 1, 1},
+		{"spectrum",
+			func() (*Chart, error) {
+				return Spectrum("t", []SpectrumCurve{{Name: "w", Points: []SpectrumPoint{{50, 2}, {99, 3}}}}, Caption{})
+			},
+			func() (*Chart, error) {
+				// Every mark of the unclean curve crossed; no spectrum point is thin.
+				return Spectrum("t", []SpectrumCurve{{Name: "w", Points: []SpectrumPoint{{50, 2}, {99, 3}}, Unclean: true},
+					{Name: "v", Points: []SpectrumPoint{{50, 2}, {99, 3}}}}, Caption{})
+			}, 0, 2},
 	} {
 		ch, err := c.clean()
 		h, x, texts := caveatMarksIn(t, ch, err)

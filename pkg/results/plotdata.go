@@ -152,12 +152,40 @@ func figureOrNaN(p *Point, metric string) float64 {
 }
 
 // caveatOf is what a chart marks of a point: the latency samples of its
-// figures (every result's together, as [Point.Figure] merges them) and
-// whether a run of it drawn was not clean.
+// figures and whether a run of it drawn was not clean. Over several
+// results [Point.Figure] takes a percentile of their merged histograms,
+// of every result's samples together, or without histograms the median
+// of their figures, each of its own samples: then the fewest count.
 func caveatOf(p *Point) plot.Caveat {
-	var n int64
-	for _, r := range p.Results {
-		n += r.Samples
+	var sum, fewest int64
+	merged := true
+	for i, r := range p.Results {
+		sum += r.Samples
+		if i == 0 || r.Samples < fewest {
+			fewest = r.Samples
+		}
+		merged = merged && hasHistogram(r)
+	}
+	n := sum
+	if len(p.Results) > 1 && !merged {
+		n = fewest
 	}
 	return plot.Caveat{Samples: n, Unclean: p.Unclean > 0}
+}
+
+// hasHistogram says whether r has the histogram [Point.Histogram] merges:
+// its own, or every run's.
+func hasHistogram(r *Result) bool {
+	if r.Histogram != "" {
+		return true
+	}
+	if !r.RunsRecorded || len(r.Runs) == 0 {
+		return false
+	}
+	for _, run := range r.Runs {
+		if run.Histogram == "" {
+			return false
+		}
+	}
+	return true
 }

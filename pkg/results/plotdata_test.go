@@ -96,8 +96,9 @@ func TestSizeSeries(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %v", l.Name, l.Family, l.Points))
 	}
 	want := []string{
-		// median of 2.1 (a.json) and 2.3 (b.json), from their samples together
-		"write_lat (base) RDMA [{64 2.2 3.3 4.4 {4000 false}}]",
+		// the median of 2.1 (a.json, 3,000 samples) and 2.3 (b.json,
+		// 1,000; no histograms to merge): its caveat counts the fewer
+		"write_lat (base) RDMA [{64 2.2 3.3 4.4 {1000 false}}]",
 		"tcp_lat (base) TCP [{64 11 16.5 22 {3000 false}}]",
 		"write_lat (candidate) RDMA [{64 2.5 3.75 5 {3000 false}}]",
 		"send_lat (candidate) RDMA [{64 2.3 3.45 4.6 {3000 false}}]",

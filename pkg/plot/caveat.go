@@ -2,6 +2,7 @@ package plot
 
 import (
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -25,25 +26,44 @@ type Caveat struct {
 func (c Caveat) thin(q float64) bool { return report.Thin(q, c.Samples) }
 
 // The caveat marks: a thin point is drawn hollow (a white disc over its
-// marker, whose outline stays), an unclean one crossed (a bold x over
-// it), so that both read in grey-scale too.
+// marker, whose outline stays) in a black ring (so that it reads apart
+// from a series whose own mark is a ring), an unclean one crossed (a bold
+// x over it), so that both read in grey-scale too.
 var (
 	hollowGlyph  = draw.GlyphStyle{Color: color.White, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
+	haloGlyph    = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5.5), Shape: boldRing{}}
 	crossGlyph   = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5.5), Shape: boldCross{}}
-	thinThumb    = []plot.Thumbnailer{glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}}, glyphThumb{hollowGlyph}}
-	uncleanThumb = []plot.Thumbnailer{glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}}, glyphThumb{crossGlyph}}
+	thumbDot     = glyphThumb{draw.GlyphStyle{Color: grey, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}}
+	thinThumb    = []plot.Thumbnailer{thumbDot, glyphThumb{hollowGlyph}, glyphThumb{haloGlyph}}
+	uncleanThumb = []plot.Thumbnailer{thumbDot, glyphThumb{crossGlyph}}
 )
 
-// boldCross is an x of 1.4 pt strokes (gonum's CrossGlyph draws 0.5 pt,
-// too faint over a marker).
+// markStroke is the width of the caveat marks' strokes (gonum's
+// CrossGlyph and RingGlyph draw 0.5 pt, too faint over a marker).
+const markStroke = vg.Length(1.4)
+
+// boldCross is an x of markStroke strokes.
 type boldCross struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
 func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(1.4)}
+	ls := draw.LineStyle{Color: sty.Color, Width: markStroke}
 	r := sty.Radius * 0.7071
 	c.StrokeLine2(ls, pt.X-r, pt.Y-r, pt.X+r, pt.Y+r)
 	c.StrokeLine2(ls, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
+}
+
+// boldRing is a circle of 1 pt stroke.
+type boldRing struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (boldRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: 1})
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	p.Close()
+	c.Stroke(p)
 }
 
 // caveatMarks gathers the points of a chart to mark, in data coordinates.
@@ -70,22 +90,25 @@ func (m *caveatMarks) put(x, y float64, thin, unclean bool) {
 func (m *caveatMarks) add(p *plot.Plot) []legendEntry {
 	var out []legendEntry
 	for _, k := range []struct {
-		xy    plotter.XYs
-		glyph draw.GlyphStyle
-		label string
-		thumb []plot.Thumbnailer
-	}{{m.thin, hollowGlyph, report.ThinLegend, thinThumb}, {m.unclean, crossGlyph, report.UncleanLegend, uncleanThumb}} {
+		xy     plotter.XYs
+		glyphs []draw.GlyphStyle
+		label  string
+		thumb  []plot.Thumbnailer
+	}{{m.thin, []draw.GlyphStyle{hollowGlyph, haloGlyph}, report.ThinLegend, thinThumb},
+		{m.unclean, []draw.GlyphStyle{crossGlyph}, report.UncleanLegend, uncleanThumb}} {
 		if len(k.xy) == 0 {
 			continue
 		}
-		sc, err := plotter.NewScatter(k.xy)
-		if err != nil {
-			// The points were drawn already; a scatter of them fails only
-			// on values the chart refused before.
-			continue
+		for _, g := range k.glyphs {
+			sc, err := plotter.NewScatter(k.xy)
+			if err != nil {
+				// The points were drawn already; a scatter of them fails
+				// only on values the chart refused before.
+				continue
+			}
+			sc.GlyphStyle = g
+			p.Add(sc)
 		}
-		sc.GlyphStyle = k.glyph
-		p.Add(sc)
 		out = append(out, legendEntry{k.label, k.thumb})
 	}
 	return out

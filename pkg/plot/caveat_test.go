@@ -9,8 +9,9 @@ import (
 )
 
 // caveatMarksIn counts a chart's caveat marks in its SVG, the legend's
-// samples among them: hollow (a white disc of the hollow glyph's radius)
-// and crossed (two bold black strokes each), and returns its texts.
+// samples among them: hollow (a white disc of the hollow glyph's radius
+// in a black ring; a disc without its ring is an error) and crossed (two
+// bold black strokes each), and returns its texts.
 func caveatMarksIn(t *testing.T, ch *Chart, err error) (hollow, crossed int, texts map[string]int) {
 	t.Helper()
 	if err != nil {
@@ -20,7 +21,7 @@ func caveatMarksIn(t *testing.T, ch *Chart, err error) (hollow, crossed int, tex
 	if err != nil {
 		t.Fatal(err)
 	}
-	strokes := 0
+	strokes, rings := 0, 0
 	walkSVG(t, b, svgVisitor{start: func(name string, attr map[string]string, _ affine) {
 		if name != "path" {
 			return
@@ -30,8 +31,13 @@ func caveatMarksIn(t *testing.T, ch *Chart, err error) (hollow, crossed int, tex
 			hollow++
 		case attr["style"] == "fill:none;stroke:#000000;stroke-width:1.4":
 			strokes++
+		case attr["style"] == "fill:none;stroke:#000000" && strings.Contains(attr["d"], "A5.5,5.5"):
+			rings++
 		}
 	}})
+	if rings != hollow {
+		t.Errorf("%d hollow marks, %d rings around them: want one each", hollow, rings)
+	}
 	ts, _ := parseSVG(t, b)
 	return hollow, strokes / 2, textSet(ts)
 }

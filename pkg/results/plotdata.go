@@ -158,16 +158,20 @@ func figureOrNaN(p *Point, metric string) float64 {
 // of their figures, each of its own samples: then the fewest count.
 func caveatOf(p *Point) plot.Caveat {
 	var sum, fewest int64
-	merged := true
-	for i, r := range p.Results {
+	merged, results := true, 0
+	for _, r := range p.Results {
+		if len(r.Runs) == 0 { // every run left out (--clean-only)
+			continue
+		}
 		sum += r.Samples
-		if i == 0 || r.Samples < fewest {
+		if results == 0 || r.Samples < fewest {
 			fewest = r.Samples
 		}
 		merged = merged && hasHistogram(r)
+		results++
 	}
 	n := sum
-	if len(p.Results) > 1 && !merged {
+	if results > 1 && !merged {
 		n = fewest
 	}
 	return plot.Caveat{Samples: n, Unclean: p.Unclean > 0}

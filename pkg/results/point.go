@@ -161,8 +161,15 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 
 // cleanResults stands for a result some of whose runs were left out as
 // unclean: one result per run kept, with the run's figures (the result's
-// own merge every run went into).
+// own merge every run went into); with none kept, the result without
+// runs or figures, which keeps its parameters (the comparison's
+// "differs") and draws nothing.
 func cleanResults(r *Result, kept []*Run) []*Result {
+	if len(kept) == 0 {
+		c := *r
+		c.Figures, c.Runs = Figures{}, nil
+		return []*Result{&c}
+	}
 	out := make([]*Result, 0, len(kept))
 	for _, run := range kept {
 		c := *r

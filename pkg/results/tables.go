@@ -24,6 +24,9 @@ func LatencyTable(s *Group) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
+			if len(r.Runs) == 0 { // every run left out (--clean-only)
+				continue
+			}
 			l := r.LatencyUS
 			if l == nil {
 				l = &Latency{}
@@ -53,6 +56,9 @@ func BandwidthTable(s *Group) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
+			if len(r.Runs) == 0 { // every run left out (--clean-only)
+				continue
+			}
 			t.Rows = append(t.Rows, []string{report.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
 				report.Count(r.Iterations, r.Ops),
 				num(r.BwPeakGbps, 3), num(r.BwGbps, 3), num(r.MsgRateMpps, 4), num(r.CPUSPerGB.Both(), 3), status(r)})

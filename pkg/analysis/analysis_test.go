@@ -185,3 +185,41 @@ func TestPipelinesStopOnContext(t *testing.T) {
 		t.Errorf("%s was made: %v", dir, err)
 	}
 }
+
+// TestCleanOnlyPointByPoint: report and plot with --clean-only leave the
+// unclean runs out point by point, as compare does, rather than refuse
+// the documents: the notes and the report count them in compare's words
+// and name the point left with none (unclean.json: 2 of write_lat's 10
+// runs and all 10 of tcp_lat's 64 B).
+func TestCleanOnlyPointByPoint(t *testing.T) {
+	paths := []string{fixtures + "unclean.json"}
+	want := []string{compare.LeftOutText(12),
+		"tcp_lat TCP poll 64 B: all 10 runs not clean, left out by --clean-only: not drawn"}
+	var notes bytes.Buffer
+	o := ReportOptions{Title: "t", Charts: ChartOptions{CleanOnly: true}}
+	r, err := BuildReport(context.Background(), o, paths, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !slices.Contains(r.Sections[0].Notes, w) {
+			t.Errorf("report's first section: no note %q in %q", w, r.Sections[0].Notes)
+		}
+		if !strings.Contains(notes.String(), "note: "+w+"\n") {
+			t.Errorf("notes %q: want %q", notes.String(), w)
+		}
+	}
+	charts, err := ChartOptions{CleanOnly: true}.Plot(context.Background(), paths, []string{"latency"}, &bytes.Buffer{})
+	if err != nil || len(charts) != 1 {
+		t.Fatalf("plot --clean-only: %v, %d charts", err, len(charts))
+	}
+	var svg bytes.Buffer
+	if err := charts[0].Chart.WriteSVG(&svg); err != nil || !strings.Contains(svg.String(), "note: "+want[0]) {
+		t.Errorf("the chart's caption does not say %q (%v)", want[0], err)
+	}
+	// Without it, nothing is left out and nothing said.
+	notes.Reset()
+	if _, err := BuildReport(context.Background(), ReportOptions{Title: "t"}, paths, &notes); err != nil || strings.Contains(notes.String(), "left out") {
+		t.Errorf("without --clean-only: %v, notes %q", err, notes.String())
+	}
+}

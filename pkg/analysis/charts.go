@@ -21,7 +21,7 @@ type ChartOptions struct {
 	Metric       string // the trend's metric; "" the default of each point
 	Labels       string // the labels in order, comma-separated; "" by started_at
 	AllowPartial bool   // use runs that were cut short
-	CleanOnly    bool   // refuse runs that were not clean
+	CleanOnly    bool   // leave out, point by point, the runs that were not clean
 }
 
 // SidesOf loads the documents that paths name and splits them into sides
@@ -36,9 +36,12 @@ func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writ
 	if c.Labels != "" {
 		order = strings.Split(c.Labels, ",")
 	}
-	sides, err := results.Groups(docs, order, results.Options{AllowPartial: c.AllowPartial, RefuseUnclean: c.CleanOnly})
+	sides, err := results.Groups(docs, order, results.Options{AllowPartial: c.AllowPartial, CleanOnly: c.CleanOnly})
 	if err != nil {
 		return nil, nil, badInput("%v", err)
+	}
+	for _, l := range results.LeftOut(sides) {
+		fmt.Fprintln(notes, "note: "+l)
 	}
 	return docs, sides, nil
 }
@@ -46,7 +49,11 @@ func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writ
 // Charts draws the sides' charts of the kinds asked for (nil: all), by
 // kind. It stops when ctx ends, with ctx's cause.
 func (c ChartOptions) Charts(ctx context.Context, docs []*results.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
-	charts, err := results.Charts(ctx, sides, results.ChartOptions{Kinds: kinds, Metric: c.Metric}, results.CaptionOf(docs))
+	caption := results.CaptionOf(docs)
+	if l := results.LeftOut(sides); len(l) > 0 {
+		caption.Extra = append(caption.Extra, [2]string{"note", l[0]})
+	}
+	charts, err := results.Charts(ctx, sides, results.ChartOptions{Kinds: kinds, Metric: c.Metric}, caption)
 	if err != nil {
 		return nil, loadError(ctx, "", err)
 	}

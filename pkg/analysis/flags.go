@@ -18,7 +18,7 @@ func (c *ChartOptions) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Metric, "metric", "", "the trend's metric: "+results.MetricNames()+" (default lat.p50 of latency points and bw of bandwidth points)")
 	fs.StringVar(&c.Labels, "labels", "", "the labels in order, comma-separated (default: by the documents' started_at)")
 	fs.BoolVar(&c.AllowPartial, "allow-partial", false, "use runs that were cut short (status partial)")
-	fs.BoolVar(&c.CleanOnly, "clean-only", false, "refuse runs whose port counters say they were not clean (a chart draws each result's figures, over all its runs)")
+	fs.BoolVar(&c.CleanOnly, "clean-only", false, "leave out, point by point, the runs whose port counters say they were not clean (the charts' caption and the notes count them and name a point left with none)")
 }
 
 // CompareFlags are the flags of compare: its options, the file its

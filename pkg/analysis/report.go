@@ -45,6 +45,9 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	}
 	r := plot.Report{Title: o.Title, Meta: results.Meta(docs)}
 	r.Sections = append(r.Sections, figureSections(sides, charts)...)
+	if l := results.LeftOut(sides); len(l) > 0 && len(r.Sections) > 0 {
+		r.Sections[0].Notes = append(r.Sections[0].Notes, l...)
+	}
 	if len(o.Bases) > 0 {
 		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly,
 			SessionNoisePct: o.SessionNoisePct}

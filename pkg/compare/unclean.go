@@ -117,7 +117,13 @@ func uncleanSummary(rows []GateRow) string {
 		parts = append(parts, fmt.Sprintf("%d unclean runs pooled", pooled))
 	}
 	if dropped > 0 {
-		parts = append(parts, fmt.Sprintf("%d unclean runs left out (--clean-only)", dropped))
+		parts = append(parts, LeftOutText(dropped))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// LeftOutText counts the unclean runs --clean-only left out, as every
+// view says it: "3 unclean runs left out (--clean-only)".
+func LeftOutText(n int) string {
+	return fmt.Sprintf("%d unclean runs left out (--clean-only)", n)
 }

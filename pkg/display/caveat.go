@@ -47,6 +47,15 @@ const ThinNote = ThinMark + " " + thinWhy
 // counters that moved.
 const UncleanNote = UncleanMark + " " + UncleanWhat + ": " + uncleanWhy
 
+// ThinLegend and UncleanLegend name the caveats in a chart's legend,
+// under the tables' marks, so that a chart beside a table (the HTML
+// report) reads with its footnotes ([ThinNote], [UncleanNote]); short
+// enough to keep the legend right of the chart.
+const (
+	ThinLegend    = ThinMark + " percentile from too few samples"
+	UncleanLegend = UncleanMark + " run " + UncleanWhat
+)
+
 // UncleanNoteFor is [UncleanNote] said of the row name, for a view that
 // has no marks: "not clean: write_bw 65536 bytes: the device's error
 // counters moved ..."; "" when its run was clean or its counters unread.

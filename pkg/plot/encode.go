@@ -65,7 +65,7 @@ func (ch *Chart) pngBytes() ([]byte, error) {
 	}
 	c := vgimg.NewWith(vgimg.UseWH(ch.width, ch.height), vgimg.UseDPI(pngDPI),
 		vgimg.UseBackgroundColor(color.White))
-	if err := ch.render(draw.New(c)); err != nil {
+	if err := ch.render(draw.New(kernedCanvas{c})); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer

@@ -20,27 +20,29 @@ func TestBadInputErrors(t *testing.T) {
 	}{
 		{"no series", func() (*Chart, error) { return LatencyVsSize("t", nil, Caption{}) }, "no series"},
 		{"no points", func() (*Chart, error) { return LatencyVsSize("t", lat(), Caption{}) }, "no points"},
-		{"zero size", func() (*Chart, error) { return LatencyVsSize("t", lat(LatencyPoint{0, 1, 2, 3}), Caption{}) }, "size 0 bytes"},
-		{"zero p50", func() (*Chart, error) { return LatencyVsSize("t", lat(LatencyPoint{64, 0, 2, 3}), Caption{}) }, "p50 latency at 64 B: 0 µs: want a positive"},
-		{"NaN p50", func() (*Chart, error) { return LatencyVsSize("t", lat(LatencyPoint{64, nan, 2, 3}), Caption{}) }, "positive finite"},
+		{"zero size", func() (*Chart, error) { return LatencyVsSize("t", lat(LatencyPoint{0, 1, 2, 3, Caveat{}}), Caption{}) }, "size 0 bytes"},
+		{"zero p50", func() (*Chart, error) { return LatencyVsSize("t", lat(LatencyPoint{64, 0, 2, 3, Caveat{}}), Caption{}) }, "p50 latency at 64 B: 0 µs: want a positive"},
+		{"NaN p50", func() (*Chart, error) {
+			return LatencyVsSize("t", lat(LatencyPoint{64, nan, 2, 3, Caveat{}}), Caption{})
+		}, "positive finite"},
 		{"bad family", func() (*Chart, error) {
-			return LatencyVsSize("t", []LatencySeries{{Name: "x", Family: "UDP", Points: []LatencyPoint{{64, 1, 2, 3}}}}, Caption{})
+			return LatencyVsSize("t", []LatencySeries{{Name: "x", Family: "UDP", Points: []LatencyPoint{{64, 1, 2, 3, Caveat{}}}}}, Caption{})
 		}, `family "UDP"`},
 		{"same name twice", func() (*Chart, error) {
-			s := lat(LatencyPoint{64, 1, 2, 3})
+			s := lat(LatencyPoint{64, 1, 2, 3, Caveat{}})
 			return LatencyVsSize("t", append(s, s...), Caption{})
 		}, "name used twice"},
 		{"unknown rate metric", func() (*Chart, error) {
 			return RateVsSize("t", "goodput", rateSeries(suiteSizes, Bandwidth), Caption{})
 		}, `metric "goodput"`},
 		{"infinite bandwidth", func() (*Chart, error) {
-			return RateVsSize("t", Bandwidth, []SizeSeries{{Name: "bw", Points: []SizeValue{{64, math.Inf(1)}}}}, Caption{})
+			return RateVsSize("t", Bandwidth, []SizeSeries{{Name: "bw", Points: []SizeValue{{64, math.Inf(1), Caveat{}}}}}, Caption{})
 		}, "finite"},
 		{"zero message rate", func() (*Chart, error) {
-			return RateVsSize("t", MessageRate, []SizeSeries{{Name: "bw", Points: []SizeValue{{64, 0}}}}, Caption{})
+			return RateVsSize("t", MessageRate, []SizeSeries{{Name: "bw", Points: []SizeValue{{64, 0, Caveat{}}}}}, Caption{})
 		}, "logarithmic"},
 		{"negative CPU", func() (*Chart, error) {
-			return CPUPerGBVsSize("t", []SizeSeries{{Name: "bw", Points: []SizeValue{{64, -1}}}}, Caption{})
+			return CPUPerGBVsSize("t", []SizeSeries{{Name: "bw", Points: []SizeValue{{64, -1, Caveat{}}}}}, Caption{})
 		}, "positive"},
 		{"percentile over 100", func() (*Chart, error) {
 			return Spectrum("t", []SpectrumCurve{{Name: "s", Points: []SpectrumPoint{{101, 5}}}}, Caption{})
@@ -62,7 +64,7 @@ func TestBadInputErrors(t *testing.T) {
 		{"trend without metric", func() (*Chart, error) { l, s := trendSeries(); return Trend("t", "", l, s, Caption{}) }, "empty metric"},
 		{"trend too few values", func() (*Chart, error) { l, s := trendSeries(); return Trend("t", "m (µs)", l[:3], s, Caption{}) }, "5 values for 3 labels"},
 		{"trend all NaN", func() (*Chart, error) {
-			return Trend("t", "m", []string{"a"}, []TrendSeries{{Name: "s", Values: []TrendValue{{nan, nan, nan}}}}, Caption{})
+			return Trend("t", "m", []string{"a"}, []TrendSeries{{Name: "s", Values: []TrendValue{{nan, nan, nan, false, false}}}}, Caption{})
 		}, "every median is NaN"},
 		{"matrix ragged", func() (*Chart, error) {
 			return Matrix("t", Grid{Rows: []string{"a", "b"}, Cols: []string{"a", "b"}, Values: [][]float64{{1, 2}, {3}}}, Caption{})
@@ -103,12 +105,12 @@ func TestEdgeCasesDraw(t *testing.T) {
 		}
 		charts = append(charts, ch)
 	}
-	add(LatencyVsSize("one point", []LatencySeries{{Name: "w", Family: RDMA, Points: []LatencyPoint{{64, 3, nan, nan}}}}, Caption{}))
-	add(RateVsSize("flat", Bandwidth, []SizeSeries{{Name: "w", Points: []SizeValue{{64, 0}, {128, 0}}}}, Caption{}))
-	add(RateVsSize("flat log", MessageRate, []SizeSeries{{Name: "w", Points: []SizeValue{{64, 2}, {128, 2}}}}, Caption{}))
+	add(LatencyVsSize("one point", []LatencySeries{{Name: "w", Family: RDMA, Points: []LatencyPoint{{64, 3, nan, nan, Caveat{}}}}}, Caption{}))
+	add(RateVsSize("flat", Bandwidth, []SizeSeries{{Name: "w", Points: []SizeValue{{64, 0, Caveat{}}, {128, 0, Caveat{}}}}}, Caption{}))
+	add(RateVsSize("flat log", MessageRate, []SizeSeries{{Name: "w", Points: []SizeValue{{64, 2, Caveat{}}, {128, 2, Caveat{}}}}}, Caption{}))
 	add(Spectrum("one", []SpectrumCurve{{Name: "s", Points: []SpectrumPoint{{50, 3}}}}, Caption{}))
 	add(ComparisonWhiskers("bare", []Whisker{{Label: "x", DeltaPct: 0, LoPct: nan, HiPct: nan}}, Caption{}))
-	add(Trend("gap", "m (µs)", []string{"a", "b", "c"}, []TrendSeries{{Name: "s", Values: []TrendValue{{1, nan, nan}, {nan, nan, nan}, {2, 1.5, 2.5}}}}, Caption{}))
+	add(Trend("gap", "m (µs)", []string{"a", "b", "c"}, []TrendSeries{{Name: "s", Values: []TrendValue{{1, nan, nan, false, false}, {nan, nan, nan, false, false}, {2, 1.5, 2.5, false, false}}}}, Caption{}))
 	add(Matrix("constant", Grid{Rows: []string{"a"}, Cols: []string{"b", "c"}, Values: [][]float64{{5, 5}}}, Caption{}))
 	for _, ch := range charts {
 		if _, err := ch.svgBytes(); err != nil {

@@ -31,7 +31,7 @@ func latencySeries(sizes []int) []LatencySeries {
 		s := LatencySeries{Name: name, Family: f}
 		for _, n := range sizes {
 			p50 := base + wireUS(n, gbps)
-			s.Points = append(s.Points, LatencyPoint{n, p50, p50 * tail, p50 * tail * 1.8})
+			s.Points = append(s.Points, LatencyPoint{n, p50, p50 * tail, p50 * tail * 1.8, Caveat{}})
 		}
 		return s
 	}
@@ -52,7 +52,7 @@ func rateSeries(sizes []int, metric RateMetric) []SizeSeries {
 			if metric == MessageRate {
 				v = gbps * 1e3 / (float64(n) * 8) // Mpps
 			}
-			s.Points = append(s.Points, SizeValue{n, v})
+			s.Points = append(s.Points, SizeValue{n, v, Caveat{}})
 		}
 		return s
 	}
@@ -69,7 +69,7 @@ func cpuSeries(sizes []int) []SizeSeries {
 		s := SizeSeries{Name: name, Family: f}
 		for _, n := range sizes {
 			msgs := 1e9 / float64(n)
-			s.Points = append(s.Points, SizeValue{n, msgs*perMsgUS*1e-6 + 1e9*perByteNS*1e-9})
+			s.Points = append(s.Points, SizeValue{n, msgs*perMsgUS*1e-6 + 1e9*perByteNS*1e-9, Caveat{}})
 		}
 		return s
 	}
@@ -124,7 +124,7 @@ func trendSeries() ([]string, []TrendSeries) {
 	mk := func(name string, f Family, meds ...float64) TrendSeries {
 		s := TrendSeries{Name: name, Family: f}
 		for _, m := range meds {
-			s.Values = append(s.Values, TrendValue{m, m * 0.96, m * 1.05})
+			s.Values = append(s.Values, TrendValue{m, m * 0.96, m * 1.05, false, false})
 		}
 		return s
 	}

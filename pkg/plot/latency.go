@@ -17,6 +17,9 @@ type LatencyPoint struct {
 	P50US     float64
 	P99US     float64
 	P99_9US   float64
+	// Caveat marks a percentile from too few samples hollow and an
+	// unclean point crossed.
+	Caveat
 }
 
 // LatencySeries is one workload's latency across message sizes, e.g.
@@ -51,6 +54,7 @@ func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Char
 	xRoom := sizeAxis(p, sizes)
 	var medians []plot.Plotter
 	var tails [2]bool
+	var marks caveatMarks
 	for i, s := range series {
 		pts := slices.Clone(s.Points)
 		slices.SortFunc(pts, func(a, b LatencyPoint) int { return a.SizeBytes - b.SizeBytes })
@@ -66,9 +70,13 @@ func LatencyVsSize(title string, series []LatencySeries, caption Caption) (*Char
 		l.LineStyle, sc.GlyphStyle = st.line, st.glyph
 		medians = append(medians, l, sc)
 		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
+		for _, pt := range pts {
+			markPercentiles(&marks, float64(pt.SizeBytes), pt.Caveat, pt.P50US, pt.P99US, pt.P99_9US)
+		}
 	}
 	p.Add(medians...)
 	ch.legend = append(ch.legend, percentileLegend(tails)...)
+	ch.legend = append(ch.legend, marks.add(p)...)
 	yRoom := logYAxis(p)
 	ch.fit = fitRooms(xRoom, yRoom)
 	return ch, nil
@@ -109,4 +117,14 @@ func latencyXYs(pts []LatencyPoint, get func(LatencyPoint) float64) plotter.XYs 
 		}
 	}
 	return xy
+}
+
+// markPercentiles records the caveats of a point's p50, p99 and p99.9 at
+// x (a NaN percentile is not drawn, so not marked).
+func markPercentiles(m *caveatMarks, x float64, c Caveat, p50, p99, p99_9 float64) {
+	for i, v := range []float64{p50, p99, p99_9} {
+		if !math.IsNaN(v) {
+			m.mark(x, v, []float64{50, 99, 99.9}[i], c)
+		}
+	}
 }

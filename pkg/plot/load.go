@@ -19,6 +19,9 @@ type LoadPoint struct {
 	P50US      float64
 	P99US      float64
 	P99_9US    float64
+	// Caveat marks a percentile from too few samples hollow and an
+	// unclean point crossed.
+	Caveat
 }
 
 // LoadCurve is one point's latency against offered load, e.g. write_lat
@@ -70,6 +73,7 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 	var front []plot.Plotter
 	knees, closed := 0, 0
 	var tails [2]bool // some p99, some p99.9 to draw
+	var marks caveatMarks
 	for i, c := range curves {
 		pts := slices.Clone(c.Points)
 		slices.SortFunc(pts, func(a, b LoadPoint) int { return cmpFloat(a.OfferedOPS, b.OfferedOPS) })
@@ -93,8 +97,12 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 			knees++
 		}
 		ch.legend = append(ch.legend, legendEntry{c.Name, seriesThumbs(st)})
+		for _, pt := range pts {
+			markPercentiles(&marks, pt.OfferedOPS, pt.Caveat, pt.P50US, pt.P99US, pt.P99_9US)
+		}
 	}
 	p.Add(front...)
+	caveats := marks.add(p)
 	ch.legend = append(ch.legend, percentileLegend(tails)...)
 	// With one curve the legend gives the figures too.
 	closedLabel, kneeLabel := "closed-loop p50", "knee (first rate past it)"
@@ -110,6 +118,7 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 		ch.legend = append(ch.legend, legendEntry{kneeLabel,
 			[]plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 1.2, Dashes: kneeDashes}}}})
 	}
+	ch.legend = append(ch.legend, caveats...)
 	yRoom := logYAxis(p)
 	ch.fit = fitRooms(xRoom, yRoom)
 	return ch, nil

@@ -54,7 +54,7 @@ func TestManyLabelsKeepTheirRoom(t *testing.T) {
 		var lat []LatencySeries
 		for i, l := range labels {
 			curves = append(curves, spectrum(l, TCP, 5+float64(i%7)/10, 0.2))
-			lat = append(lat, LatencySeries{Name: l, Family: TCP, Points: []LatencyPoint{{2, 5, 12, 25}, {64, 6, 13, 27}}})
+			lat = append(lat, LatencySeries{Name: l, Family: TCP, Points: []LatencyPoint{{2, 5, 12, 25, Caveat{}}, {64, 6, 13, 27, Caveat{}}}})
 		}
 		for _, c := range []struct {
 			name  string

@@ -20,6 +20,9 @@ const (
 type SizeValue struct {
 	SizeBytes int
 	Value     float64
+	// Caveat marks an unclean point crossed (a rate is no percentile:
+	// its samples do not matter).
+	Caveat
 }
 
 // SizeSeries is one workload's values across message sizes, e.g.
@@ -67,12 +70,14 @@ func sizeValueChart(title, yLabel string, logY bool, series []SizeSeries, captio
 	p := newPlot("message size (bytes)")
 	ch := newChart(title, p, yLabel, caption)
 	xRoom := sizeAxis(p, sizes)
+	var marks caveatMarks
 	for i, s := range series {
 		pts := slices.Clone(s.Points)
 		slices.SortFunc(pts, func(a, b SizeValue) int { return a.SizeBytes - b.SizeBytes })
 		xy := make(plotter.XYs, len(pts))
 		for j, pt := range pts {
 			xy[j] = plotter.XY{X: float64(pt.SizeBytes), Y: pt.Value}
+			marks.mark(xy[j].X, xy[j].Y, 0, pt.Caveat)
 		}
 		l, sc, err := plotter.NewLinePoints(xy)
 		if err != nil {
@@ -83,6 +88,7 @@ func sizeValueChart(title, yLabel string, logY bool, series []SizeSeries, captio
 		p.Add(l, sc)
 		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
 	}
+	ch.legend = append(ch.legend, caveatLegend(marks.add(p))...)
 	var yRoom *axisRoom
 	if logY {
 		yRoom = logYAxis(p)

@@ -24,6 +24,10 @@ type SpectrumCurve struct {
 	Name   string
 	Family Family
 	Points []SpectrumPoint
+	// Unclean crosses the curve's marks: a run of it was not clean. (A
+	// spectrum goes only as far as its samples tell: nothing on it is
+	// thin.)
+	Unclean bool
 }
 
 // Spectrum draws HdrHistogram's percentile spectrum: latency against
@@ -65,6 +69,7 @@ func Spectrum(title string, curves []SpectrumCurve, caption Caption) (*Chart, er
 	p.X.Scale = plot.LogScale{}
 	xRoom := roomFor(&p.X, false)
 	p.X.Tick.Marker = thinTicker{inner: percentileTicks{}, room: xRoom}
+	var marks caveatMarks
 	for i, c := range curves {
 		pts := slices.Clone(c.Points)
 		slices.SortFunc(pts, func(a, b SpectrumPoint) int { return cmpFloat(a.Percentile, b.Percentile) })
@@ -90,7 +95,11 @@ func Spectrum(title string, curves []SpectrumCurve, caption Caption) (*Chart, er
 		sc.GlyphStyle = st.glyph
 		p.Add(l, sc)
 		ch.legend = append(ch.legend, legendEntry{label, seriesThumbs(st)})
+		for _, m := range sc.XYs {
+			marks.put(m.X, m.Y, false, c.Unclean)
+		}
 	}
+	ch.legend = append(ch.legend, caveatLegend(marks.add(p))...)
 	p.X.Min = math.Min(p.X.Min, 1)
 	var yRoom *axisRoom
 	if hi/lo > 10 {

@@ -14,6 +14,10 @@ import (
 // Median leaves the label out of the series; NaN Lo and Hi draw no bar.
 type TrendValue struct {
 	Median, Lo, Hi float64
+	// Thin marks the median hollow: a percentile some run had too few
+	// samples for (display.Thin). Unclean marks it crossed: a run of it
+	// was not clean.
+	Thin, Unclean bool
 }
 
 // TrendSeries is one metric followed across the labels: Values has one
@@ -50,6 +54,7 @@ func Trend(title, metric string, labels []string, series []TrendSeries, caption 
 	p := newPlot("")
 	ch := newChart(title, p, metric, caption)
 	fitX := categoryX(p, labels)
+	var marks caveatMarks
 	for i, s := range series {
 		st := styleFor(i, s.Family, 2)
 		dx := (float64(i) - float64(len(series)-1)/2) * 0.08
@@ -73,6 +78,7 @@ func Trend(title, metric string, labels []string, series []TrendSeries, caption 
 			}
 			pt := plotter.XY{X: float64(j) + dx, Y: v.Median}
 			run, all = append(run, pt), append(all, pt)
+			marks.put(pt.X, pt.Y, v.Thin, v.Unclean)
 			if !math.IsNaN(v.Lo) {
 				bars.bars = append(bars.bars, [3]float64{pt.X, v.Lo, v.Hi})
 			}
@@ -88,6 +94,7 @@ func Trend(title, metric string, labels []string, series []TrendSeries, caption 
 		p.Add(bars, sc)
 		ch.legend = append(ch.legend, legendEntry{s.Name, seriesThumbs(st)})
 	}
+	ch.legend = append(ch.legend, caveatLegend(marks.add(p))...)
 	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
 	// Series of sizes far apart (64 B and 64 KiB) share a log axis, where
 	// each one's change reads as a ratio; a linear one would flatten the

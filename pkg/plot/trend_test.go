@@ -14,7 +14,7 @@ func TestTrendFarApartIsLog(t *testing.T) {
 	mk := func(name string, v ...float64) TrendSeries {
 		s := TrendSeries{Name: name, Family: RDMA}
 		for _, x := range v {
-			s.Values = append(s.Values, TrendValue{x, math.NaN(), math.NaN()})
+			s.Values = append(s.Values, TrendValue{x, math.NaN(), math.NaN(), false, false})
 		}
 		return s
 	}

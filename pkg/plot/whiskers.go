@@ -23,6 +23,10 @@ type Whisker struct {
 	ThresholdPct *float64
 	Regression   bool
 	Inconclusive bool
+	// Thin marks the change hollow: a run on either side had too few
+	// samples for the percentile (display.Thin). Unclean marks it crossed:
+	// a run on either side was not clean and is among the values.
+	Thin, Unclean bool
 }
 
 var (
@@ -79,6 +83,11 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 	ch.height = max(chartHeight, vg.Length(len(rows))*15+150)
 	wp := &whiskerPlot{rows: rows}
 	p.Add(wp)
+	var marks caveatMarks
+	for i, w := range rows {
+		marks.put(logRatio(w.DeltaPct), wp.y(i), w.Thin, w.Unclean)
+	}
+	caveats := marks.add(p)
 	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
 	p.Y.Padding = 0
 	p.Y.Tick.Label.Font = sans(9, false)
@@ -130,6 +139,7 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 	if slices.ContainsFunc(rows, func(w Whisker) bool { return w.ThresholdPct != nil }) {
 		ch.legend = append(ch.legend, legendEntry{"threshold", []plot.Thumbnailer{barThumb{threshLine}}})
 	}
+	ch.legend = append(ch.legend, caveats...)
 	return ch, nil
 }
 

@@ -103,8 +103,9 @@ func TestOldDocument(t *testing.T) {
 
 // TestPartialAndUnclean: a partial run is refused by default with the
 // file named, and accepted when allowed; an unclean run is counted, left
-// out with CleanOnly, refused only with RefuseUnclean; a run that does
-// not say is not unclean.
+// out with CleanOnly, point by point, and the result then stands as its
+// clean run, whose figures the charts draw; a run that does not say is
+// not unclean.
 func TestPartialAndUnclean(t *testing.T) {
 	docs, err := Load("testdata/partial.json", "testdata/unclean.json")
 	if err != nil {
@@ -119,7 +120,7 @@ func TestPartialAndUnclean(t *testing.T) {
 		t.Errorf("partial allowed: %v", err)
 	}
 	// Unclean runs are counted: pooled by default, left out with
-	// CleanOnly, point by point, refused with RefuseUnclean.
+	// CleanOnly, point by point.
 	for _, c := range []struct {
 		opt                    Options
 		runs, unclean, dropped int
@@ -132,10 +133,55 @@ func TestPartialAndUnclean(t *testing.T) {
 			t.Errorf("%+v: %d runs, %d unclean, %d dropped; want %d, %d, %d", c.opt, len(p.Runs), p.Unclean, p.Dropped, c.runs, c.unclean, c.dropped)
 		}
 	}
-	_, err = Pool(docs[1:], Options{RefuseUnclean: true})
-	want = "testdata/unclean.json: results[0] (write_lat RC poll 64 B): run 2 is not clean (the port counters saw retransmissions or errors): refused by --clean-only"
-	if err == nil || err.Error() != want {
-		t.Errorf("unclean:\n got  %v\n want %s", err, want)
+	// The result's p50 (2.1 µs) merges both runs; left with its clean
+	// run, the point is run 1's (2.0 µs).
+	for _, c := range []struct {
+		clean bool
+		p50   float64
+	}{{false, 2.1}, {true, 2.0}} {
+		pts, err := Pool(docs[1:], Options{CleanOnly: c.clean})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := pts[0].Figure("lat.p50"); !ok || v != c.p50 {
+			t.Errorf("clean only %v: p50 %v (%v), want %v", c.clean, v, ok, c.p50)
+		}
+	}
+}
+
+// TestLeftOut: --clean-only's runs left out are counted in compare's
+// words, and a point left with no run is named.
+func TestLeftOut(t *testing.T) {
+	docs, err := Load("testdata/unclean.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Groups(docs, nil, Options{CleanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := LeftOut(g); !slices.Equal(got, []string{"1 unclean runs left out (--clean-only)"}) {
+		t.Errorf("one run of two left out: %q", got)
+	}
+	if got, _ := Groups(docs, nil, Options{}); LeftOut(got) != nil {
+		t.Errorf("without --clean-only: %q, want nothing", LeftOut(got))
+	}
+	// Both runs unclean: the point has none left, and says so.
+	run2 := *docs[0].Results[0].Runs[1]
+	docs[0].Results[0].Runs[0] = &run2
+	g, err = Groups(docs, nil, Options{CleanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2 unclean runs left out (--clean-only)",
+		"write_lat RC poll 64 B: all 2 runs not clean, left out by --clean-only: not drawn"}
+	if got := LeftOut(g); !slices.Equal(got, want) {
+		t.Errorf("all runs left out:\n got  %q\n want %q", got, want)
+	}
+	for _, s := range LatencySeries(g) {
+		if s.Name == "write_lat" {
+			t.Errorf("a point with no clean run drawn: %+v", s)
+		}
 	}
 }
 

@@ -50,7 +50,7 @@ func LoadCharts(sides []*Group) []LoadChart {
 					continue
 				}
 				c.Points = append(c.Points, plot.LoadPoint{OfferedOPS: float64(p.Key.RateOPS()), P50US: p50,
-					P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name)})
+					P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name), Caveat: caveatOf(p)})
 			}
 			if len(c.Points) == 0 {
 				continue

@@ -102,7 +102,7 @@ func LatencySeries(sides []*Group) []plot.LatencySeries {
 				continue
 			}
 			s.Points = append(s.Points, plot.LatencyPoint{SizeBytes: p.Key.SizeBytes, P50US: p50,
-				P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name)})
+				P99US: figureOrNaN(p, metric.LatP99.Name), P99_9US: figureOrNaN(p, metric.LatP99_9.Name), Caveat: caveatOf(p)})
 		}
 		if len(s.Points) > 0 {
 			out = append(out, s)
@@ -134,7 +134,7 @@ func sizeSeries(sides []*Group, metric string) []plot.SizeSeries {
 		s := plot.SizeSeries{Name: l.name, Family: l.family}
 		for _, p := range l.points {
 			if v, ok := p.Figure(metric); ok && v > 0 {
-				s.Points = append(s.Points, plot.SizeValue{SizeBytes: p.Key.SizeBytes, Value: v})
+				s.Points = append(s.Points, plot.SizeValue{SizeBytes: p.Key.SizeBytes, Value: v, Caveat: caveatOf(p)})
 			}
 		}
 		if len(s.Points) > 0 {
@@ -149,4 +149,47 @@ func figureOrNaN(p *Point, metric string) float64 {
 		return v
 	}
 	return math.NaN()
+}
+
+// caveatOf is what a chart marks of a point: the latency samples of its
+// figures and whether a run of it drawn was not clean. Over several
+// results [Point.Figure] takes a percentile of their merged histograms,
+// of every result's samples together, or without histograms the median
+// of their figures, each of its own samples: then the fewest count.
+func caveatOf(p *Point) plot.Caveat {
+	var sum, fewest int64
+	merged, results := true, 0
+	for _, r := range p.Results {
+		if len(r.Runs) == 0 { // every run left out (--clean-only)
+			continue
+		}
+		sum += r.Samples
+		if results == 0 || r.Samples < fewest {
+			fewest = r.Samples
+		}
+		merged = merged && hasHistogram(r)
+		results++
+	}
+	n := sum
+	if results > 1 && !merged {
+		n = fewest
+	}
+	return plot.Caveat{Samples: n, Unclean: p.Unclean > 0}
+}
+
+// hasHistogram says whether r has the histogram [Point.Histogram] merges:
+// its own, or every run's.
+func hasHistogram(r *Result) bool {
+	if r.Histogram != "" {
+		return true
+	}
+	if !r.RunsRecorded || len(r.Runs) == 0 {
+		return false
+	}
+	for _, run := range r.Runs {
+		if run.Histogram == "" {
+			return false
+		}
+	}
+	return true
 }

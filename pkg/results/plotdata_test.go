@@ -96,20 +96,22 @@ func TestSizeSeries(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %v", l.Name, l.Family, l.Points))
 	}
 	want := []string{
-		"write_lat (base) RDMA [{64 2.2 3.3 4.4}]", // median of 2.1 (a.json) and 2.3 (b.json)
-		"tcp_lat (base) TCP [{64 11 16.5 22}]",
-		"write_lat (candidate) RDMA [{64 2.5 3.75 5}]",
-		"send_lat (candidate) RDMA [{64 2.3 3.45 4.6}]",
+		// the median of 2.1 (a.json, 3,000 samples) and 2.3 (b.json,
+		// 1,000; no histograms to merge): its caveat counts the fewer
+		"write_lat (base) RDMA [{64 2.2 3.3 4.4 {1000 false}}]",
+		"tcp_lat (base) TCP [{64 11 16.5 22 {3000 false}}]",
+		"write_lat (candidate) RDMA [{64 2.5 3.75 5 {3000 false}}]",
+		"send_lat (candidate) RDMA [{64 2.3 3.45 4.6 {3000 false}}]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("latency series:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	bw := RateSeries(s, plot.Bandwidth)
-	if fmt.Sprint(bw) != "[{write_bw (base) RDMA [{65536 9.1}]} {write_bw (candidate) RDMA [{65536 8.1}]}]" {
+	if fmt.Sprint(bw) != "[{write_bw (base) RDMA [{65536 9.1 {0 false}}]} {write_bw (candidate) RDMA [{65536 8.1 {0 false}}]}]" {
 		t.Errorf("bandwidth series %v", bw)
 	}
 	cpu := CPUPerGBSeries(loadSides(t, "testdata/qps4.json", "testdata/base/a.json"))
-	if fmt.Sprint(cpu) != "[{write_bw qps=1 (base) RDMA [{65536 0.5}]} {write_bw qps=4 (candidate) RDMA [{65536 0.5}]}]" {
+	if fmt.Sprint(cpu) != "[{write_bw qps=1 (base) RDMA [{65536 0.5 {0 false}}]} {write_bw qps=4 (candidate) RDMA [{65536 0.5 {0 false}}]}]" {
 		t.Errorf("cpu series %v", cpu)
 	}
 }
@@ -132,9 +134,9 @@ func TestTrends(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %q %v", c.Name, c.Labels, c.Series))
 	}
 	want := []string{
-		`trend_write_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{2.15 NaN NaN} {2.5 NaN NaN}]}]`,
-		`trend_tcp_lat_lat.p50 ["base" "candidate"] [{TCP poll 64 B TCP [{11 NaN NaN} {NaN NaN NaN}]}]`,
-		`trend_send_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{NaN NaN NaN} {2.3 NaN NaN}]}]`,
+		`trend_write_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{2.15 NaN NaN false false} {2.5 NaN NaN false false}]}]`,
+		`trend_tcp_lat_lat.p50 ["base" "candidate"] [{TCP poll 64 B TCP [{11 NaN NaN false false} {NaN NaN NaN false false}]}]`,
+		`trend_send_lat_lat.p50 ["base" "candidate"] [{RC poll 64 B RDMA [{NaN NaN NaN false false} {2.3 NaN NaN false false}]}]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("trends:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -208,4 +210,28 @@ func defaultThresholds(t *testing.T) []compare.Threshold {
 		t.Fatal(err)
 	}
 	return th
+}
+
+// TestWhiskerCaveats: a comparison row is marked thin when a run of
+// either side had too few samples for its percentile, and unclean when an
+// unclean run is among either side's values (not when left out).
+func TestWhiskerCaveats(t *testing.T) {
+	row := func(base, nw compare.RunCounts) compare.GateRow {
+		var g compare.GateRow
+		g.Point, g.ChangeLoPct, g.ChangeHiPct = "write_lat 64 B", -1, 1
+		g.Base.RunCounts, g.New.RunCounts = base, nw
+		return g
+	}
+	w := Whiskers(compare.GateResult{Rows: []compare.GateRow{
+		row(compare.RunCounts{}, compare.RunCounts{}),
+		row(compare.RunCounts{Thin: 2}, compare.RunCounts{}),
+		row(compare.RunCounts{}, compare.RunCounts{Unclean: 1}),
+		row(compare.RunCounts{Dropped: 3}, compare.RunCounts{}),
+	}})
+	want := [][2]bool{{false, false}, {true, false}, {false, true}, {false, false}}
+	for i, x := range w {
+		if got := [2]bool{x.Thin, x.Unclean}; got != want[i] {
+			t.Errorf("row %d: thin, unclean %v, want %v", i, got, want[i])
+		}
+	}
 }

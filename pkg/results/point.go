@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
@@ -107,13 +108,12 @@ type Options struct {
 	AllowPartial bool
 	// CleanOnly leaves out, point by point, the runs whose counters say
 	// they were not clean ("clean": false), counting them in
-	// [Point.Dropped]; a run that does not say is kept. Without it they
-	// are kept and counted in [Point.Unclean].
+	// [Point.Dropped]; a run that does not say is kept. A result some of
+	// whose runs were left out is then held as one result per run kept,
+	// of that run's figures ([cleanResults]), so that the charts and
+	// tables drawn from the results' figures leave them out too. Without
+	// it they are kept and counted in [Point.Unclean].
 	CleanOnly bool
-	// RefuseUnclean refuses a result holding a run that was not clean, for
-	// views drawn from a result's merged figures, which every run went
-	// into.
-	RefuseUnclean bool
 }
 
 // Pool gathers the points of one side's documents: the runs of the same
@@ -135,26 +135,52 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 				byKey[k] = p
 				out = append(out, p)
 			}
-			p.Results = append(p.Results, r)
-			p.Docs = append(p.Docs, d)
-			for _, run := range r.Runs {
-				switch {
-				case !unclean(r, run):
-				case opt.CleanOnly:
-					p.Dropped++
-					continue
-				default:
-					p.Unclean++
+			kept, dropped := r.Runs, 0
+			if opt.CleanOnly {
+				kept = slices.DeleteFunc(slices.Clone(r.Runs), func(run *Run) bool { return unclean(r, run) })
+				dropped = len(r.Runs) - len(kept)
+			}
+			p.Dropped += dropped
+			rs := []*Result{r}
+			if dropped > 0 {
+				rs = cleanResults(r, kept)
+			}
+			for _, r := range rs {
+				p.Results = append(p.Results, r)
+				p.Docs = append(p.Docs, d)
+				for _, run := range r.Runs {
+					if unclean(r, run) {
+						p.Unclean++
+					}
+					p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
 				}
-				p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
 			}
 		}
 	}
 	return out, nil
 }
 
-// admit refuses a result holding a partial run (unless allowed) or, with
-// RefuseUnclean, a run that was not clean.
+// cleanResults stands for a result some of whose runs were left out as
+// unclean: one result per run kept, with the run's figures (the result's
+// own merge every run went into); with none kept, the result without
+// runs or figures, which keeps its parameters (the comparison's
+// "differs") and draws nothing.
+func cleanResults(r *Result, kept []*Run) []*Result {
+	if len(kept) == 0 {
+		c := *r
+		c.Figures, c.Runs = Figures{}, nil
+		return []*Result{&c}
+	}
+	out := make([]*Result, 0, len(kept))
+	for _, run := range kept {
+		c := *r
+		c.Figures, c.Runs = run.Figures, []*Run{run}
+		out = append(out, &c)
+	}
+	return out
+}
+
+// admit refuses a result holding a partial run (unless allowed).
 func admit(d *Document, r *Result, opt Options) error {
 	where := fmt.Sprintf("%s: results[%d] (%s)", d.Path, r.Index, Describe(KeyOf(r), nil))
 	for _, run := range r.Runs {
@@ -168,9 +194,6 @@ func admit(d *Document, r *Result, opt Options) error {
 				why = " (" + run.Reason + ")"
 			}
 			return fmt.Errorf("%s: %s is partial%s: a run cut short is not compared; allow it with --allow-partial", where, which, why)
-		}
-		if opt.RefuseUnclean && unclean(r, run) {
-			return fmt.Errorf("%s: %s is not clean (the port counters saw retransmissions or errors): refused by --clean-only", where, which)
 		}
 	}
 	// Whole runs, but fewer than --repeat asked for: an interrupted run.
@@ -266,4 +289,31 @@ func Unmeasured(docs []*Document) string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d results measured nothing (status insufficient: %s)", n, of, why)
+}
+
+// LeftOut says what --clean-only left out of the groups' points: the runs
+// counted ([compare.LeftOutText]), then each point none of whose runs was
+// left, named ("write_lat RC poll 64 B (label base): all 3 runs not
+// clean, left out by --clean-only: not drawn"); none when no run was left
+// out.
+func LeftOut(groups []*Group) []string {
+	total := 0
+	var none []string
+	for _, g := range groups {
+		names := Names(g.Points)
+		for i, p := range g.Points {
+			total += p.Dropped
+			if p.Dropped > 0 && len(p.Runs) == 0 {
+				name := names[i]
+				if len(groups) > 1 {
+					name += " (" + sideName(g) + ")"
+				}
+				none = append(none, fmt.Sprintf("%s: all %d runs not clean, left out by --clean-only: not drawn", name, p.Dropped))
+			}
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	return append([]string{compare.LeftOutText(total)}, none...)
 }

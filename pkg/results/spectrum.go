@@ -157,7 +157,7 @@ func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 			case rate != "":
 				name += ", " + rate
 			}
-			out[i].Curves = append(out[i].Curves, plot.SpectrumCurve{Name: name, Family: familyOf(p), Points: pts})
+			out[i].Curves = append(out[i].Curves, plot.SpectrumCurve{Name: name, Family: familyOf(p), Points: pts, Unclean: p.Unclean > 0})
 		}
 	}
 	return out, nil
@@ -187,8 +187,8 @@ func (m *Matching) PairSpectra(baseName, newName string) ([]SpectrumChart, error
 			Name:  "spectrum_" + FileName(p.Label),
 			Title: p.Label + ": latency spectrum, base against new",
 			Curves: []plot.SpectrumCurve{
-				{Name: baseName, Family: familyOf(p.Base), Points: b},
-				{Name: newName, Family: familyOf(p.New), Points: n},
+				{Name: baseName, Family: familyOf(p.Base), Points: b, Unclean: p.Base.Unclean > 0},
+				{Name: newName, Family: familyOf(p.New), Points: n, Unclean: p.New.Unclean > 0},
 			},
 		})
 	}

@@ -25,6 +25,9 @@ func LatencyTable(s *Group) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
+			if len(r.Runs) == 0 { // every run left out (--clean-only)
+				continue
+			}
 			l := r.LatencyUS
 			if l == nil {
 				l = &Latency{}
@@ -54,6 +57,9 @@ func BandwidthTable(s *Group) plot.Table {
 			continue
 		}
 		for j, r := range p.Results {
+			if len(r.Runs) == 0 { // every run left out (--clean-only)
+				continue
+			}
 			t.Rows = append(t.Rows, []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
 				display.Count(r.Iterations, r.Ops),
 				num(r.BwPeakGbps, 3), num(r.BwGbps, 3), num(r.MsgRateMpps, 4), num(r.CPUSPerGB.Both(), 3), status(r)})
@@ -63,12 +69,22 @@ func BandwidthTable(s *Group) plot.Table {
 	return t
 }
 
-// rowName names a point's row, with its document when several hold it.
+// rowName names a point's row, with its document when several hold it,
+// and its run when the document's result stands as its clean runs
+// (--clean-only: [cleanResults]).
 func rowName(name string, p *Point, j int) string {
 	if len(p.Results) == 1 {
 		return name
 	}
-	return name + " (" + filepath.Base(p.Docs[j].Path) + ")"
+	doc := filepath.Base(p.Docs[j].Path)
+	r := p.Results[j]
+	for k, o := range p.Results {
+		if k != j && p.Docs[k] == p.Docs[j] && o.Index == r.Index && len(r.Runs) == 1 {
+			doc += " run " + strconv.Itoa(r.Runs[0].Run)
+			break
+		}
+	}
+	return name + " (" + doc + ")"
 }
 
 // status is a row's status, what its counters said when they moved, and

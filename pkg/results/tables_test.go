@@ -115,3 +115,33 @@ func TestComparisonTable(t *testing.T) {
 		t.Errorf("row\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestTablesCleanOnly: with CleanOnly a result some of whose runs were not
+// clean stands as its clean runs, a row each named by its run, with the
+// run's figures; a point with no clean run has no row.
+func TestTablesCleanOnly(t *testing.T) {
+	docs, err := Load("../../cmd/rdma-bench/testdata/compare/unclean.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Groups(docs, nil, Options{CleanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := LatencyTable(g[0])
+	var rows []string
+	for _, r := range tab.Rows {
+		if strings.HasPrefix(r[0], "tcp_lat") && strings.Contains(r[0], "64 B") {
+			t.Errorf("row %q of a point with no clean run", r[0])
+		}
+		if strings.HasPrefix(r[0], "write_lat RC poll 64 B") {
+			rows = append(rows, r[0])
+			if r[1] != "1" {
+				t.Errorf("row %q: %s runs, want 1", r[0], r[1])
+			}
+		}
+	}
+	if len(rows) != 8 || rows[0] != "write_lat RC poll 64 B (unclean.json run 1)" {
+		t.Errorf("write_lat 64 B rows %q: want its 8 clean runs, by run", rows)
+	}
+}

@@ -87,8 +87,9 @@ func Trends(sides []*Group, metric string) ([]TrendChart, error) {
 
 // trendSeries is one point's values across the sides; nil when no side
 // has a figure.
-func trendSeries(k Key, sides []*Group, metric string) *plot.TrendSeries {
+func trendSeries(k Key, sides []*Group, name string) *plot.TrendSeries {
 	ts := &plot.TrendSeries{}
+	met, _ := metric.Lookup(name) // unknown: no percentile, none thin
 	found := false
 	for _, s := range sides {
 		v := plot.TrendValue{Median: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
@@ -97,13 +98,15 @@ func trendSeries(k Key, sides []*Group, metric string) *plot.TrendSeries {
 				continue
 			}
 			ts.Family = familyOf(p)
-			vals, _ := p.Values(metric)
+			vals, _ := p.Values(name)
 			if len(vals) == 0 {
 				break
 			}
 			found = true
 			sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), 0.95)
 			v.Median = sum.Center
+			c := p.runCounts(met)
+			v.Thin, v.Unclean = c.Thin > 0, c.Unclean > 0
 			if !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) && len(vals) > 1 {
 				v.Lo, v.Hi = sum.Lo, sum.Hi
 			}
@@ -124,7 +127,8 @@ func Whiskers(g compare.GateResult) []plot.Whisker {
 	for _, r := range g.Rows {
 		w := plot.Whisker{Label: r.Point + " " + r.Metric.Name, DeltaPct: r.ChangePct,
 			LoPct: r.ChangeLoPct, HiPct: r.ChangeHiPct, Regression: r.Outcome == compare.OutcomeFail,
-			Inconclusive: r.Outcome == compare.OutcomeInconclusive}
+			Inconclusive: r.Outcome == compare.OutcomeInconclusive,
+			Thin:         r.Base.Thin+r.New.Thin > 0, Unclean: r.Base.Unclean+r.New.Unclean > 0}
 		if math.IsInf(w.LoPct, 0) || math.IsInf(w.HiPct, 0) || math.IsNaN(w.LoPct) || math.IsNaN(w.HiPct) {
 			w.LoPct, w.HiPct = math.NaN(), math.NaN()
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,26 +71,13 @@ func TestFabricTCPSweep(t *testing.T) {
 	}
 }
 
-// markedCell is how a matrix shows the figure of s -> d: formatCell's,
+// markedCell is how a matrix shows the figure of s -> d: four significant digits,
 // with the marks of its pair's caveats (a soft-RoCE pair's run may be
 // unclean, a tcp_lat p99 thin).
 func markedCell(m *fabric.Matrix, s, d int) string {
 	v, _ := m.At(s, d)
 	c := m.Caveat(s, d)
-	return display.Marked(formatCell(v), c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
-}
-
-// formatCell is how a matrix shows a figure: about four significant digits.
-func formatCell(v float64) string {
-	switch a := max(v, -v); {
-	case a < 10:
-		return strconv.FormatFloat(v, 'f', 3, 64)
-	case a < 100:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	case a < 1000:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
+	return display.Marked(display.Significant(v, 4), c&fabric.CaveatThin != 0, c&fabric.CaveatUnclean != 0)
 }
 
 // fabricByHand runs the README's two ranks started by hand (rank 1's

@@ -99,3 +99,14 @@ func TestAtTick(t *testing.T) {
 		}
 	}
 }
+
+func TestSizeTick(t *testing.T) {
+	for n, want := range map[int]string{
+		1: "1", 2: "2", 64: "64", 1023: "1023", 1024: "1K", 4096: "4K", 65536: "64K",
+		1 << 20: "1M", 8 << 20: "8M", 1536: "1.5K", 1 << 30: "1G", 3 << 19: "1.5M",
+	} {
+		if got := SizeTick(n); got != want {
+			t.Errorf("SizeTick(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -148,7 +148,7 @@ func writeSuspects(ew *display.ErrWriter, doc *Document, limit int) {
 		for _, s := range byFinding[v] {
 			if limit <= 0 || shown < limit {
 				ew.Printf("  %s: %s: %s -> %s: %s (median %s, %.1f%% worse); %s\n", s.Finding(), s.Metric, s.Src, s.Dst,
-					formatFigure(s.Value), formatFigure(s.Median), s.WorsePct, recheckText(s))
+					display.Significant(s.Value, 4), display.Significant(s.Median, 4), s.WorsePct, recheckText(s))
 			}
 			shown++
 		}

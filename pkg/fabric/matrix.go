@@ -146,7 +146,7 @@ func (m *Matrix) cell(s, d int) string {
 	i := s*m.Size() + d
 	switch m.State[i] {
 	case CellOK:
-		return display.Marked(formatFigure(m.Values[i]), m.Caveats[i]&CaveatThin != 0, m.Caveats[i]&CaveatUnclean != 0)
+		return display.Marked(display.Significant(m.Values[i], 4), m.Caveats[i]&CaveatThin != 0, m.Caveats[i]&CaveatUnclean != 0)
 	case CellFailed:
 		return "FAIL"
 	case CellNoFig:
@@ -156,20 +156,4 @@ func (m *Matrix) cell(s, d int) string {
 		return "-"
 	}
 	return ""
-}
-
-// formatFigure shows about four significant digits: 1.234, 12.34,
-// 123.4, 1234.
-func formatFigure(v float64) string {
-	a := math.Abs(v)
-	prec := 0
-	switch {
-	case a < 10:
-		prec = 3
-	case a < 100:
-		prec = 2
-	case a < 1000:
-		prec = 1
-	}
-	return strconv.FormatFloat(v, 'f', prec, 64)
 }

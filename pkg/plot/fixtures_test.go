@@ -3,6 +3,8 @@ package plot
 import (
 	"fmt"
 	"math"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Realistic fake data: soft-RoCE-like RDMA against loopback-like TCP.
@@ -99,7 +101,7 @@ var metricNames = []string{"write_lat p50", "write_lat p99", "read_lat p50", "re
 func whiskers40() []Whisker {
 	var w []Whisker
 	for i := range 40 {
-		size := FormatSize(suiteSizes[i%4+1])
+		size := display.SizeTick(suiteSizes[i%4+1])
 		d := 3 * math.Sin(float64(i)*1.7)
 		half := 0.8 + float64(i%5)*0.4
 		th := 5.0

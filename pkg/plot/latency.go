@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -93,7 +94,7 @@ func (s LatencySeries) check() error {
 		if err := checkSize(s.Name, pt.SizeBytes); err != nil {
 			return err
 		}
-		at := " at " + FormatSize(pt.SizeBytes) + " B"
+		at := " at " + display.SizeTick(pt.SizeBytes) + " B"
 		if err := checkPositive(s.Name, "p50 latency"+at, pt.P50US, " µs"); err != nil {
 			return err
 		}

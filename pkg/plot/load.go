@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -107,7 +108,7 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 	// With one curve the legend gives the figures too.
 	closedLabel, kneeLabel := "closed-loop p50", "knee (first rate past it)"
 	if len(curves) == 1 {
-		closedLabel = "closed-loop p50: " + formatValue(curves[0].ClosedP50US) + " µs"
+		closedLabel = "closed-loop p50: " + display.Significant(curves[0].ClosedP50US, 4) + " µs"
 		kneeLabel = "knee: " + FormatRate(curves[0].KneeOPS) + " ops/s"
 	}
 	if closed > 0 {

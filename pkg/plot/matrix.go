@@ -150,20 +150,6 @@ func (g Grid) anyOutlined() bool {
 	return false
 }
 
-// formatCell writes a cell's value with three significant digits, or as
-// an integer from 100 up.
-func formatCell(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%.1f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
 // luminance is c's relative luminance (0 black .. 1 white), to choose
 // black or white text on it.
 func luminance(c color.Color) float64 {

@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/vg"
@@ -48,7 +49,7 @@ func (m *matrixPlot) Plot(c draw.Canvas, p *plot.Plot) {
 			if !m.labelled {
 				continue
 			}
-			s := formatCell(v)
+			s := display.Significant(v, 3)
 			if m.grid.Marks != nil {
 				s += m.grid.Marks[i][j]
 			}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 )
 
@@ -28,7 +29,7 @@ func TestOverlapCheckFindsCrowdedTicks(t *testing.T) {
 	}
 	var all plot.ConstantTicks
 	for _, n := range sizesFrom(1, 8<<20) {
-		all = append(all, plot.Tick{Value: float64(n), Label: FormatSize(n)})
+		all = append(all, plot.Tick{Value: float64(n), Label: display.SizeTick(n)})
 	}
 	ch.plot.X.Tick.Marker = all
 	b, err := ch.svgBytes()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -110,7 +111,7 @@ func (s SizeSeries) check(logY bool) error {
 		if err := checkSize(s.Name, pt.SizeBytes); err != nil {
 			return err
 		}
-		what := "value at " + FormatSize(pt.SizeBytes) + " B"
+		what := "value at " + display.SizeTick(pt.SizeBytes) + " B"
 		check := checkFinite
 		if logY {
 			check = checkPositive

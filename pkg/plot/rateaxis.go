@@ -23,16 +23,6 @@ func FormatRate(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// formatValue writes a positive figure with four significant digits and
-// no exponent: 0.01234, 2.207, 1631, 18890.
-func formatValue(v float64) string {
-	dec := 0
-	if v > 0 && !math.IsInf(v, 0) {
-		dec = max(0, 3-int(math.Floor(math.Log10(v))))
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64)
-}
-
 // rateAxis makes p's x axis a log rate axis over rates, padded a little at
 // both ends so that the first and last markers and a knee at the highest
 // rate stand clear of the frame.

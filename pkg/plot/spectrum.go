@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -77,7 +78,7 @@ func Spectrum(title string, curves []SpectrumCurve, caption Caption) (*Chart, er
 		label := c.Name
 		for _, pt := range pts {
 			if pt.Percentile == 100 {
-				label = fmt.Sprintf("%s (max %s µs)", c.Name, formatValue(pt.ValueUS))
+				label = fmt.Sprintf("%s (max %s µs)", c.Name, display.Significant(pt.ValueUS, 4))
 				continue
 			}
 			xy = append(xy, plotter.XY{X: 1 / (1 - pt.Percentile/100), Y: pt.ValueUS})

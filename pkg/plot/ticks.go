@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -98,23 +99,6 @@ func (t thinTicker) Ticks(min, max float64) []plot.Tick {
 	return t.room.thin(min, max, t.inner.Ticks(min, max))
 }
 
-// FormatSize writes a byte count the way the charts label it: 2, 64,
-// 4K, 64K, 1M, 8M (K = 1024 bytes).
-func FormatSize(n int) string {
-	for _, u := range []struct {
-		s    string
-		size int
-	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		if n >= u.size {
-			if n%u.size == 0 {
-				return strconv.Itoa(n/u.size) + u.s
-			}
-			return strconv.FormatFloat(float64(n)/float64(u.size), 'g', 3, 64) + u.s
-		}
-	}
-	return strconv.Itoa(n)
-}
-
 // sizeTicker marks a byte-size axis (log scale) at powers of two. When a
 // chart has few sizes (a suite's 2, 64, 4K, 64K, 1M) it labels exactly
 // those; otherwise it labels every k-th power of two, k the smallest of
@@ -136,7 +120,7 @@ func (s sizeTicker) Ticks(min, max float64) []plot.Tick {
 		var ts []plot.Tick
 		labelled := map[float64]bool{}
 		for _, n := range s.sizes {
-			ts = append(ts, plot.Tick{Value: float64(n), Label: FormatSize(n)})
+			ts = append(ts, plot.Tick{Value: float64(n), Label: display.SizeTick(n)})
 			labelled[float64(n)] = true
 		}
 		for e := lo; e <= hi; e++ {
@@ -159,7 +143,7 @@ func (s sizeTicker) Ticks(min, max float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if e%step == 0 {
-				t.Label = FormatSize(int(v))
+				t.Label = display.SizeTick(int(v))
 			}
 			ts = append(ts, t)
 		}

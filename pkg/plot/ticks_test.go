@@ -8,17 +8,6 @@ import (
 	"gonum.org/v1/plot"
 )
 
-func TestFormatSize(t *testing.T) {
-	for n, want := range map[int]string{
-		1: "1", 2: "2", 64: "64", 1023: "1023", 1024: "1K", 4096: "4K", 65536: "64K",
-		1 << 20: "1M", 8 << 20: "8M", 1536: "1.5K", 1 << 30: "1G", 3 << 19: "1.5M",
-	} {
-		if got := FormatSize(n); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestFormatPercent(t *testing.T) {
 	for p, want := range map[float64]string{0: "0%", 50: "50%", 90: "90%", 99.9: "99.9%", 99.999: "99.999%", 100 - 100.0/1e4: "99.99%"} {
 		if got := formatPercent(p); got != want {

@@ -15,18 +15,19 @@ import (
 // its unit.
 type tableEncoder struct{}
 
-var latencyHeader = []any{
-	"#bytes", "#iterations", "t_min[usec]", "t_typical(p50)[usec]",
-	"t_p90[usec]", "t_p99[usec]", "t_p99.9[usec]", "t_p99.99[usec]",
-	"t_max[usec]", "t_avg[usec]", "t_stdev[usec]",
-	"cpu_local[%core]", "cpu_remote[%core]",
-}
+var latencyHeader = anys(slices.Concat([]string{"#bytes", "#iterations"}, display.Headers(display.LatencyColumns...),
+	[]string{"cpu_local[%core]", "cpu_remote[%core]"}))
 
-var bandwidthHeader = []any{
-	"#bytes", "#iterations", "BW peak[Gb/s]", "BW average[Gb/s]",
-	"BW average[MiB/s]", "MsgRate[Mpps]",
-	"cpu_local[%core]", "cpu_remote[%core]",
-	"cpu/GB_local[s]", "cpu/GB_remote[s]",
+var bandwidthHeader = anys(slices.Concat([]string{"#bytes", "#iterations"},
+	display.Headers(display.BWPeak, display.BWAverage, display.BWMiB, display.MsgRate),
+	[]string{"cpu_local[%core]", "cpu_remote[%core]", "cpu/GB_local[s]", "cpu/GB_remote[s]"}))
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // Encode implements [Encoder].
@@ -170,13 +171,12 @@ func rowName(g *group, r *Result) string {
 func latencyRow(r *Result, s Summary) []string {
 	row := []string{display.RowName(strconv.Itoa(r.SizeBytes), cleanOf(r)), strconv.FormatInt(iterationsShown(r, s), 10)}
 	if l := s.Latency; l != nil {
-		row = append(row,
-			display.Figure(l.MinUS(), 3), display.Figure(l.P50US(), 3), display.Percentile(l.P90US(), 90, l.Count, 3),
-			display.Percentile(l.P99US(), 99, l.Count, 3), display.Percentile(l.P99_9US(), 99.9, l.Count, 3),
-			display.Percentile(l.P99_99US(), 99.99, l.Count, 3),
-			display.Figure(l.MaxUS(), 3), display.Figure(l.MeanUS(), 4), display.Figure(l.StdevUS(), 4))
+		vals := []float64{l.MinUS(), l.P50US(), l.P90US(), l.P99US(), l.P99_9US(), l.P99_99US(), l.MaxUS(), l.MeanUS(), l.StdevUS()}
+		for i, c := range display.LatencyColumns {
+			row = append(row, c.Cell(vals[i], l.Count))
+		}
 	} else {
-		for range 9 {
+		for range display.LatencyColumns {
 			row = append(row, "-")
 		}
 	}
@@ -188,9 +188,9 @@ func bandwidthRow(r *Result, s Summary) []string {
 	if b := s.Bandwidth; b != nil {
 		peak := "-"
 		if b.PeakGbps > 0 {
-			peak = display.Figure(b.PeakGbps, 2)
+			peak = display.BWPeak.Cell(b.PeakGbps, 0)
 		}
-		row = append(row, peak, display.Figure(b.BwGbps, 2), display.Figure(b.BwMiBps, 2), display.Figure(b.MsgRateMpps, 4))
+		row = append(row, peak, display.BWAverage.Cell(b.BwGbps, 0), display.BWMiB.Cell(b.BwMiBps, 0), display.MsgRate.Cell(b.MsgRateMpps, 0))
 	} else {
 		row = append(row, "-", "-", "-", "-")
 	}
@@ -201,14 +201,14 @@ func pctCore(c *CPUCost) string {
 	if c == nil {
 		return "-"
 	}
-	return display.Figure(c.Usage.ProcessPctOfCore, 1)
+	return display.CPUCore.Cell(c.Usage.ProcessPctOfCore, 0)
 }
 
 func perGB(c *CPUCost) string {
 	if c == nil || !c.HasPerGB {
 		return "-"
 	}
-	return display.Figure(c.SecondsPerGB, 4)
+	return display.CPUGB.Cell(c.SecondsPerGB, 0)
 }
 
 // writeNotes tells, below a table, how far its figures can be trusted,

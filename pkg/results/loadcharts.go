@@ -1,10 +1,12 @@
 package results
 
 import (
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"maps"
 	"math"
 	"strconv"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
@@ -89,8 +91,8 @@ func (g *loadGroup) label(sides []*Group) string {
 // percentiles from each operation's due time, the service time's and the
 // schedule lag's p99, and the knee.
 func LoadTable(s *Group) plot.Table {
-	t := plot.Table{Header: []string{"point", "offered[ops/s]", "achieved[ops/s]", "t_typical(p50)[usec]", "t_p99[usec]",
-		"t_p99.9[usec]", "service p99[usec]", "lag p99[usec]", "knee"}}
+	t := plot.Table{Header: []string{"point", "offered[ops/s]", "achieved[ops/s]", display.LatP50.Header, display.LatP99.Header,
+		display.LatP99_9.Header, "service p99[usec]", "lag p99[usec]", "knee"}}
 	for _, g := range loadGroups(s) {
 		label := g.label([]*Group{s})
 		knee, _ := g.verdict()
@@ -105,15 +107,17 @@ func LoadTable(s *Group) plot.Table {
 			t.Rows = append(t.Rows, loadRow(label, strconv.Itoa(p.Key.RateOPS()), p, mark))
 		}
 	}
+	t.Notes = display.Footnotes(t.Rows)
 	return t
 }
 
 // loadRow is one row of LoadTable; a point held by several documents
 // shows the first one's open-loop figures.
 func loadRow(label, offered string, p *Point, knee string) []string {
-	fig := func(metric string) string {
-		if v, ok := p.Figure(metric); ok {
-			return strconv.FormatFloat(v, 'f', 3, 64)
+	n := caveatOf(p).Samples
+	fig := func(c display.Column, m metric.Metric) string {
+		if v, ok := p.Figure(m.Name); ok {
+			return c.Cell(v, n)
 		}
 		return "-"
 	}
@@ -123,12 +127,19 @@ func loadRow(label, offered string, p *Point, knee string) []string {
 			achieved = strconv.FormatFloat(*o.AchievedOPS, 'f', 0, 64)
 		}
 		if o.ServiceUS != nil {
-			service = num(o.ServiceUS.P99, 3)
+			service = cell(display.LatP99, o.ServiceUS.P99, n)
 		}
 		if o.LagUS != nil {
-			lag = num(o.LagUS.P99, 3)
+			lag = cell(display.LatP99, o.LagUS.P99, n)
 		}
 	}
-	return []string{label, offered, achieved, fig(metric.LatP50.Name), fig(metric.LatP99.Name), fig(metric.LatP99_9.Name),
-		service, lag, knee}
+	return []string{display.RowName(label, pointClean(p)), offered, achieved, fig(display.LatP50, metric.LatP50), fig(display.LatP99, metric.LatP99),
+		fig(display.LatP99_9, metric.LatP99_9), service, lag, knee}
+}
+
+// pointClean is what a row's mark says of a point: not clean when a run of
+// it was not.
+func pointClean(p *Point) *bool {
+	c := p.Unclean == 0
+	return &c
 }

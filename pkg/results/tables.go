@@ -16,8 +16,8 @@ import (
 // figures (microseconds, 3 decimals), CPU per operation of both sides and
 // status, with the table output's marks and their footnotes.
 func LatencyTable(s *Group) plot.Table {
-	t := plot.Table{Header: []string{"point", "runs", "#iterations", "samples", "t_min[usec]", "t_typical(p50)[usec]", "t_p90[usec]",
-		"t_p99[usec]", "t_p99.9[usec]", "t_p99.99[usec]", "t_max[usec]", "t_avg[usec]", "t_stdev[usec]", "cpu/op[usec]", "status"}}
+	t := plot.Table{Header: slices.Concat([]string{"point", "runs", "#iterations", "samples"}, display.Headers(display.LatencyColumns...),
+		[]string{display.CPUOp.Header, "status"})}
 	names := Names(s.Points)
 	var ticks []string
 	for i, p := range s.Points {
@@ -36,10 +36,12 @@ func LatencyTable(s *Group) plot.Table {
 			if l.AtTick() {
 				ticks = append(ticks, "warning: "+rowName(names[i], p, j)+": "+display.TickWarning)
 			}
-			t.Rows = append(t.Rows, []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
-				display.Count(r.Iterations, r.Ops), display.Samples(n),
-				num(l.Min, 3), num(l.P50, 3), pct(l.P90, 90, n), pct(l.P99, 99, n), pct(l.P99_9, 99.9, n), pct(l.P99_99, 99.99, n),
-				num(l.Max, 3), num(l.Mean, 4), num(l.Stdev, 4), num(r.CPUUSPerOp.Both(), 2), status(r)})
+			row := []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
+				display.Count(r.Iterations, r.Ops), display.Samples(n)}
+			for k, v := range []*float64{l.Min, l.P50, l.P90, l.P99, l.P99_9, l.P99_99, l.Max, l.Mean, l.Stdev} {
+				row = append(row, cell(display.LatencyColumns[k], v, n))
+			}
+			t.Rows = append(t.Rows, append(row, cell(display.CPUOp, r.CPUUSPerOp.Both(), 0), status(r)))
 		}
 	}
 	t.Notes = append(display.Footnotes(t.Rows), ticks...)
@@ -50,7 +52,8 @@ func LatencyTable(s *Group) plot.Table {
 // table output does: peak and average bandwidth, message rate, CPU per GB
 // of both sides and status.
 func BandwidthTable(s *Group) plot.Table {
-	t := plot.Table{Header: []string{"point", "runs", "#iterations", "BW peak[Gb/s]", "BW average[Gb/s]", "MsgRate[Mpps]", "cpu/GB[s]", "status"}}
+	t := plot.Table{Header: slices.Concat([]string{"point", "runs", "#iterations"},
+		display.Headers(display.BWPeak, display.BWAverage, display.MsgRate, display.CPUGB), []string{"status"})}
 	names := Names(s.Points)
 	for i, p := range s.Points {
 		if p.Latency {
@@ -62,7 +65,8 @@ func BandwidthTable(s *Group) plot.Table {
 			}
 			t.Rows = append(t.Rows, []string{display.RowName(rowName(names[i], p, j), r.Clean), strconv.Itoa(len(r.Runs)),
 				display.Count(r.Iterations, r.Ops),
-				num(r.BwPeakGbps, 3), num(r.BwGbps, 3), num(r.MsgRateMpps, 4), num(r.CPUSPerGB.Both(), 3), status(r)})
+				cell(display.BWPeak, r.BwPeakGbps, 0), cell(display.BWAverage, r.BwGbps, 0), cell(display.MsgRate, r.MsgRateMpps, 0),
+				cell(display.CPUGB, r.CPUSPerGB.Both(), 0), status(r)})
 		}
 	}
 	t.Notes = display.Footnotes(t.Rows)
@@ -106,21 +110,12 @@ func status(r *Result) string {
 	return out
 }
 
-// num formats a figure with prec decimals (more rather than round it to
-// zero); "-" when null.
-func num(v *float64, prec int) string {
+// cell writes v, a figure from n samples, in column c; "-" when null.
+func cell(c display.Column, v *float64, n int64) string {
 	if v == nil {
 		return "-"
 	}
-	return display.Figure(*v, prec)
-}
-
-// pct formats the percentile q of n samples, marked when n is too few.
-func pct(v *float64, q float64, n int64) string {
-	if v == nil {
-		return "-"
-	}
-	return display.Percentile(*v, q, n, 3)
+	return c.Cell(*v, n)
 }
 
 // ComparisonTable tabulates gate rows with compare's own columns and

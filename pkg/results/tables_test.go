@@ -32,7 +32,7 @@ func TestTables(t *testing.T) {
 		t.Errorf("latency notes %q, want the thin-percentile note", n)
 	}
 	bw := BandwidthTable(s).Rows
-	if len(bw) != 1 || strings.Join(bw[0], "|") != "write_bw RC poll 64 KiB|3|5000|10.010|9.100|0.0174|0.500|ok" {
+	if len(bw) != 1 || strings.Join(bw[0], "|") != "write_bw RC poll 64 KiB|3|5000|10.01|9.10|0.0174|0.5000|ok" {
 		t.Errorf("bandwidth rows %q", bw)
 	}
 }

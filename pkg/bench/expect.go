@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/expect"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -72,7 +73,7 @@ func (e *Expect) judge(results []*report.Result, link float64, log func(string))
 			continue
 		}
 		r.Expectations = expect.Check(e.List, d, link)
-		for _, f := range report.FailedExpectations(r.Expectations) {
+		for _, f := range document.FailedExpectations(r.Expectations) {
 			failed = append(failed, fmt.Sprintf("%s %d bytes: %s", r.Workload, r.SizeBytes, f))
 		}
 	}

@@ -2,6 +2,7 @@ package document
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -273,4 +274,33 @@ func (r *Result) Param(key string) string {
 		return string(raw)
 	}
 	return string(b)
+}
+
+// Text says an expectation's verdict in words, as every view
+// writes it: "bw>=90%link failed: 0.561 Gb/s, want >= 9 Gb/s (90% of the
+// 10 Gb/s link)".
+func (x Expectation) Text() string {
+	verdict, got := "met", "no figure"
+	if !x.Pass {
+		verdict = "failed"
+	}
+	if x.Value != nil {
+		got = display.Significant(*x.Value, 4) + " " + x.Unit
+	}
+	s := fmt.Sprintf("%s %s: %s, want %s %s %s", x.Expect, verdict, got, x.Op, display.Significant(x.Limit, 4), x.Unit)
+	if x.Note != "" {
+		s += " (" + x.Note + ")"
+	}
+	return s
+}
+
+// FailedExpectations are the verdicts of xs that failed, in words.
+func FailedExpectations(xs []Expectation) []string {
+	var out []string
+	for _, x := range xs {
+		if !x.Pass {
+			out = append(out, x.Text())
+		}
+	}
+	return out
 }

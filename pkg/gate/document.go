@@ -7,7 +7,6 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Kind is the document kind of a gate's document.
@@ -27,15 +26,15 @@ const (
 // Document is everything a gate measured and decided. It is saved after
 // every round of pairs, so that a crash keeps what was measured.
 type Document struct {
-	Kind          string      `json:"kind"`
-	SchemaVersion int         `json:"schema_version"`
-	Tool          report.Tool `json:"tool"`
-	StartedAt     time.Time   `json:"started_at"`
-	Args          []string    `json:"args,omitempty"`
-	Settings      Settings    `json:"settings"`
-	Base          Side        `json:"base"`
-	Candidate     Side        `json:"candidate"`
-	Rows          []*Row      `json:"rows"`
+	Kind          string        `json:"kind"`
+	SchemaVersion int           `json:"schema_version"`
+	Tool          document.Tool `json:"tool"`
+	StartedAt     time.Time     `json:"started_at"`
+	Args          []string      `json:"args,omitempty"`
+	Settings      Settings      `json:"settings"`
+	Base          Side          `json:"base"`
+	Candidate     Side          `json:"candidate"`
+	Rows          []*Row        `json:"rows"`
 	// Status is complete or partial; Reason says why a gate is partial.
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`

@@ -50,7 +50,7 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 	if r.Validation != "" {
 		add(r.Validation != "passed", "validation: %s: %s", name, r.Validation)
 	}
-	for _, x := range FailedExpectations(r.Expectations) {
+	for _, x := range document.FailedExpectations(r.Expectations) {
 		add(true, "expect: %s: %s", name, x)
 	}
 	if c := r.Counters; c != nil {
@@ -80,35 +80,6 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 	}
 	if r.OutOfRange > 0 {
 		add(true, "warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic", name, r.OutOfRange)
-	}
-	return out
-}
-
-// ExpectationText says an expectation's verdict in words, as every view
-// writes it: "bw>=90%link failed: 0.561 Gb/s, want >= 9 Gb/s (90% of the
-// 10 Gb/s link)".
-func ExpectationText(x document.Expectation) string {
-	verdict, got := "met", "no figure"
-	if !x.Pass {
-		verdict = "failed"
-	}
-	if x.Value != nil {
-		got = display.Significant(*x.Value, 4) + " " + x.Unit
-	}
-	s := fmt.Sprintf("%s %s: %s, want %s %s %s", x.Expect, verdict, got, x.Op, display.Significant(x.Limit, 4), x.Unit)
-	if x.Note != "" {
-		s += " (" + x.Note + ")"
-	}
-	return s
-}
-
-// FailedExpectations are the verdicts of xs that failed, in words.
-func FailedExpectations(xs []document.Expectation) []string {
-	var out []string
-	for _, x := range xs {
-		if !x.Pass {
-			out = append(out, ExpectationText(x))
-		}
 	}
 	return out
 }

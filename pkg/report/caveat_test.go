@@ -67,7 +67,7 @@ func TestComparisonCaveats(t *testing.T) {
 
 // An expectation's verdict reads the same in every view: the suite's
 // comparison notes the failed one and counts them all, hgrm comments on
-// it, and the words are ExpectationText's.
+// it, and the words are document.Expectation.Text's.
 func TestExpectationViews(t *testing.T) {
 	doc := fixtureDocument()
 	lat := doc.Results[0]
@@ -75,7 +75,7 @@ func TestExpectationViews(t *testing.T) {
 	lat.Expectations = append(lat.Expectations, document.Expectation{Expect: "lat.p50<=500ns", Source: "--expect", Metric: "lat.p50", Op: "<=",
 		Limit: ceiling, Unit: "us", Value: &p50})
 	want := "lat.p50<=500ns failed: 1.000 us, want <= 0.5000 us"
-	if got := ExpectationText(lat.Expectations[1]); got != want {
+	if got := lat.Expectations[1].Text(); got != want {
 		t.Fatalf("text %q, want %q", got, want)
 	}
 	var buf bytes.Buffer
@@ -91,7 +91,7 @@ func TestExpectationViews(t *testing.T) {
 	if h := string(encode(t, "hgrm", doc)); !strings.Contains(h, "# expect: "+want+"\n") {
 		t.Errorf("hgrm:\n%s", h)
 	}
-	if FailedExpectations(nil) != nil || ExpectationSummary(nil) != "" {
+	if document.FailedExpectations(nil) != nil || ExpectationSummary(nil) != "" {
 		t.Error("no expectation: no words")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // BaselineEncoder is the encoder of `rdma-bench suite`: every result of a
@@ -61,7 +62,7 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 				notes = append(notes, fmt.Sprintf("%s %d bytes: counters: %s", x.Workload, x.SizeBytes, x.Counters.Verdict))
 			}
 			if x != nil {
-				for _, f := range FailedExpectations(x.Expectations) {
+				for _, f := range document.FailedExpectations(x.Expectations) {
 					notes = append(notes, fmt.Sprintf("%s %d bytes: expect: %s", x.Workload, x.SizeBytes, f))
 				}
 			}

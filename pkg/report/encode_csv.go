@@ -101,7 +101,7 @@ func expectCells(xs []document.Expectation) (met, says string) {
 	var texts []string
 	for _, x := range xs {
 		all = all && x.Pass
-		texts = append(texts, ExpectationText(x))
+		texts = append(texts, x.Text())
 	}
 	return strconv.FormatBool(all), strings.Join(texts, "; ")
 }

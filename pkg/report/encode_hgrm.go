@@ -8,6 +8,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // hgrmEncoder writes the HdrHistogram percentile distribution of every
@@ -46,7 +47,7 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 		if display.Unclean(cleanOf(r)) {
 			ew.Printf("# not clean: %s\n", r.Counters.Verdict)
 		}
-		for _, x := range FailedExpectations(r.Expectations) {
+		for _, x := range document.FailedExpectations(r.Expectations) {
 			ew.Printf("# expect: %s\n", x)
 		}
 		l := Summarize(r).Latency

@@ -7,8 +7,8 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // LatencyTable tabulates a side's latency points as rdma-bench's table
@@ -104,7 +104,7 @@ func status(r *Result) string {
 	if display.Unclean(r.Clean) && r.Counters != nil && r.Counters.Verdict != "" {
 		out += "; counters: " + r.Counters.Verdict
 	}
-	for _, f := range report.FailedExpectations(r.Expectations) {
+	for _, f := range document.FailedExpectations(r.Expectations) {
 		out += "; expect: " + f
 	}
 	return out

@@ -1,11 +1,15 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -233,5 +237,43 @@ func TestWhiskerCaveats(t *testing.T) {
 		if got := [2]bool{x.Thin, x.Unclean}; got != want[i] {
 			t.Errorf("row %d: thin, unclean %v, want %v", i, got, want[i])
 		}
+	}
+}
+
+// TestTrendsJoinLabelParams: a parameter that one label sets for all its
+// points and the next changes (the MTU of a firmware) joins the point's
+// values across the labels in one series, named with the change, instead
+// of a series a label.
+func TestTrendsJoinLabelParams(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/new/c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.json"), bytes.ReplaceAll(b, []byte(`"mtu": 4096`), []byte(`"mtu": 1024`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	charts, err := Trends(loadSides(t, dir, "testdata/base"), "lat.p50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range charts {
+		if c.Name != "trend_write_lat_lat.p50" {
+			continue
+		}
+		for _, s := range c.Series {
+			n := 0
+			for _, v := range s.Values {
+				if !math.IsNaN(v.Median) {
+					n++
+				}
+			}
+			got = append(got, fmt.Sprintf("%s: %d values", s.Name, n))
+		}
+	}
+	want := "RC poll 64 B (changes by label: mtu 4096 (base), 1024 (candidate)): 2 values"
+	if strings.Join(got, "|") != want {
+		t.Errorf("write_lat series %q, want one joined: %q", got, want)
 	}
 }

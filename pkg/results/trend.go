@@ -2,9 +2,12 @@ package results
 
 import (
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
+	"maps"
 	"math"
+	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"golang.org/x/perf/benchmath"
 
@@ -55,20 +58,30 @@ func Trends(sides []*Group, metric string) ([]TrendChart, error) {
 		all = append(all, s.Points...)
 	}
 	vary := varying(all, nil)
+	byLabel := labelParams(labelled, vary)
 	var out []TrendChart
 	chart := map[string]int{}
 	series := map[Key]*plot.TrendSeries{}
 	for _, s := range labelled {
 		for _, p := range s.Points {
-			if !Applies(metric, p.Latency) || series[p.Key] != nil {
+			c := p.Key.coarse()
+			k := p.Key.without(byLabel[c])
+			if !Applies(metric, p.Latency) || series[k] != nil {
 				continue
 			}
-			ts := trendSeries(p.Key, labelled, metric)
+			ts := trendSeries(k, byLabel[c], labelled, metric)
 			if ts == nil {
 				continue
 			}
-			ts.Name = strings.TrimPrefix(Describe(p.Key, vary[p.Key.coarse()]), p.Key.Workload+" ")
-			series[p.Key] = ts
+			within := maps.Clone(vary[c])
+			for _, n := range byLabel[c] {
+				delete(within, n)
+			}
+			ts.Name = strings.TrimPrefix(Describe(k, within), p.Key.Workload+" ")
+			if len(byLabel[c]) > 0 {
+				ts.Name += " (" + labelChange(k, byLabel[c], labelled) + ")"
+			}
+			series[k] = ts
 			i, ok := chart[p.Key.Workload]
 			if !ok {
 				i = len(out)
@@ -85,16 +98,65 @@ func Trends(sides []*Group, metric string) ([]TrendChart, error) {
 	return out, nil
 }
 
-// trendSeries is one point's values across the sides; nil when no side
-// has a figure.
-func trendSeries(k Key, sides []*Group, name string) *plot.TrendSeries {
+// labelParams are, for each point (its coarse key), the identity
+// parameters that differ between labels but never within one (a label
+// that changes the MTU): a trend joins the point's values across them,
+// its series named with the change, instead of splitting into a series
+// a value.
+func labelParams(sides []*Group, across map[Key]map[string]bool) map[Key][]string {
+	within := map[Key]map[string]bool{}
+	for _, s := range sides {
+		for c, names := range varying(s.Points, nil) {
+			if within[c] == nil {
+				within[c] = map[string]bool{}
+			}
+			for n := range names {
+				within[c][n] = true
+			}
+		}
+	}
+	out := map[Key][]string{}
+	for c, names := range across {
+		for _, n := range IdentityParams {
+			if names[n] && !within[c][n] {
+				out[c] = append(out[c], n)
+			}
+		}
+	}
+	return out
+}
+
+// labelChange names the label-level parameters' values, label by label:
+// "mtu 1024 (fw-A), 4096 (fw-B)".
+func labelChange(k Key, names []string, sides []*Group) string {
+	var parts []string
+	for _, n := range names {
+		i := slices.Index(IdentityParams, n)
+		var vals []string
+		for _, s := range sides {
+			for _, p := range s.Points {
+				if p.Key.without(names) == k {
+					vals = append(vals, p.Key.Params[i]+" ("+s.Label+")")
+					break
+				}
+			}
+		}
+		parts = append(parts, n+" "+strings.Join(vals, ", "))
+	}
+	return "changes by label: " + strings.Join(parts, "; ")
+}
+
+// trendSeries is one point's values across the sides, the parameters
+// ignore (set by label) left out of its key; nil when no side has a
+// figure.
+func trendSeries(k Key, ignore []string, sides []*Group, name string) *plot.TrendSeries {
 	ts := &plot.TrendSeries{}
 	met, _ := metric.Lookup(name) // unknown: no percentile, none thin
 	found := false
 	for _, s := range sides {
 		v := plot.TrendValue{Median: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 		for _, p := range s.Points {
-			if p.Key != k {
+			if p.Key.without(ignore) != k {
 				continue
 			}
 			ts.Family = familyOf(p)

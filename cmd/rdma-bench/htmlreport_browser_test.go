@@ -27,9 +27,10 @@ func TestReportInBrowser(t *testing.T) {
 		charts int
 		args   []string
 	}{
-		// A comparison: the documents' 8 charts (those of make bench's
-		// suite), the verdicts, the whiskers, 4 spectra.
-		{"comparison", 13, []string{fixtures + "slower.json", "--base", fixtures + "base.json"}},
+		// A comparison: the 8 charts of both sides' documents (those of
+		// make bench's suite), their 4 trends (base to new), the whiskers
+		// and 4 spectra.
+		{"comparison", 17, []string{fixtures + "slower.json", "--base", fixtures + "base.json"}},
 		// A real document with a load curve.
 		{"load", 3, []string{curveFixture}},
 	} {

@@ -126,10 +126,13 @@ func TestReportWithBase(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	p := readPage(t, out)
-	// The documents' 8 charts (no trend: one label), then the whiskers and
-	// 4 base-against-new spectra.
-	if p.scripts != 0 || p.figures != 13 || p.svgs != 13 {
-		t.Errorf("%d scripts, %d figures, %d svg; want 0, 13, 13", p.scripts, p.figures, p.svgs)
+	// Both sides' 8 charts, their 4 trends (base to new), then the
+	// whiskers and 4 base-against-new spectra.
+	if p.scripts != 0 || p.figures != 17 || p.svgs != 17 {
+		t.Errorf("%d scripts, %d figures, %d svg; want 0, 17, 17", p.scripts, p.figures, p.svgs)
+	}
+	if want := []string{"label base", "label candidate", "label base", "label candidate"}; !slices.Equal(p.captions, want) {
+		t.Errorf("table captions %q, want %q", p.captions, want)
 	}
 	for _, w := range []string{"gate fail (exit 1)", "Comparison against the base", "base median [CI] n", "+10.1% [+9.9%, +10.3%]",
 		"slower", "fail (lat.p50>+5%)", "whole interval beyond threshold", "firmware", display.LatencyMeaning} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 // fixtures are compare's saved documents and golden outputs, which the
@@ -115,9 +116,14 @@ func TestBuildReport(t *testing.T) {
 	for _, s := range r.Sections {
 		titles = append(titles, s.Title)
 	}
-	want := []string{"Latency", "Bandwidth and message rate", "Latency spectra", "Comparison against the base"}
+	// Both sides drawn, the base (labelled base) then the new (labelled
+	// candidate), and their trend.
+	want := []string{"Latency", "Bandwidth and message rate", "Latency spectra", "Trend across labels", "Comparison against the base"}
 	if !slices.Equal(titles, want) {
 		t.Errorf("sections %q, want %q", titles, want)
+	}
+	if lat := r.Sections[0]; len(lat.Tables) != 2 || lat.Tables[0].Caption != "label base" || lat.Tables[1].Caption != "label candidate" {
+		t.Errorf("latency tables: want the base's then the new side's")
 	}
 	if cmp := r.Sections[len(r.Sections)-1]; len(cmp.Charts) == 0 || !strings.HasPrefix(cmp.Notes[0], "gate ") {
 		t.Errorf("comparison section: %d charts, notes %q", len(cmp.Charts), cmp.Notes)
@@ -221,5 +227,18 @@ func TestCleanOnlyPointByPoint(t *testing.T) {
 	notes.Reset()
 	if _, err := BuildReport(context.Background(), ReportOptions{Title: "t"}, paths, &notes); err != nil || strings.Contains(notes.String(), "left out") {
 		t.Errorf("without --clean-only: %v, notes %q", err, notes.String())
+	}
+}
+
+// TestBothSides: the base's groups come first; a group without a label
+// is named by its side, and a label both sides have is prefixed with it.
+func TestBothSides(t *testing.T) {
+	g := func(l string) *results.Group { return &results.Group{Label: l} }
+	var got []string
+	for _, s := range bothSides([]*results.Group{g("fw-A"), g("")}, []*results.Group{g("fw-A"), g("fw-B"), g("")}) {
+		got = append(got, s.Label)
+	}
+	if want := []string{"base fw-A", "base", "new fw-A", "fw-B", "new"}; !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
 	}
 }

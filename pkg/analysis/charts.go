@@ -28,9 +28,15 @@ type ChartOptions struct {
 // by label. Notes on documents left out go to notes. It stops when ctx
 // ends, with ctx's cause.
 func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
+	return c.sidesOf(ctx, "", paths, notes)
+}
+
+// sidesOf is SidesOf of the documents a flag names ("--base"; "" for
+// the arguments), which its errors name.
+func (c ChartOptions) sidesOf(ctx context.Context, flag string, paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
 	docs, err := LoadDocs(ctx, notes, paths...)
 	if err != nil {
-		return nil, nil, loadError(ctx, "", err)
+		return nil, nil, loadError(ctx, flag, err)
 	}
 	var order []string
 	if c.Labels != "" {

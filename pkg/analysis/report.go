@@ -39,13 +39,21 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	if err != nil {
 		return plot.Report{}, err
 	}
-	charts, err := o.Charts.Charts(ctx, docs, sides, nil)
+	drawn, drawnSides := docs, sides
+	if len(o.Bases) > 0 {
+		baseDocs, baseSides, err := o.Charts.sidesOf(ctx, "--base", o.Bases, notes)
+		if err != nil {
+			return plot.Report{}, err
+		}
+		drawn, drawnSides = slices.Concat(baseDocs, docs), bothSides(baseSides, sides)
+	}
+	charts, err := o.Charts.Charts(ctx, drawn, drawnSides, nil)
 	if err != nil {
 		return plot.Report{}, err
 	}
-	r := plot.Report{Title: o.Title, Meta: results.Meta(docs)}
-	r.Sections = append(r.Sections, figureSections(sides, charts)...)
-	if l := results.LeftOut(sides); len(l) > 0 && len(r.Sections) > 0 {
+	r := plot.Report{Title: o.Title, Meta: results.Meta(drawn)}
+	r.Sections = append(r.Sections, figureSections(drawnSides, charts)...)
+	if l := results.LeftOut(drawnSides); len(l) > 0 && len(r.Sections) > 0 {
 		r.Sections[0].Notes = append(r.Sections[0].Notes, l...)
 	}
 	if len(o.Bases) > 0 {
@@ -58,6 +66,32 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 		r.Sections = append(r.Sections, sec)
 	}
 	return r, nil
+}
+
+// bothSides are the base's groups then the new side's, each named apart
+// for the charts and tables that draw both: a group without a label is
+// "base" or "new", and a label both sides have is prefixed with its
+// side's name.
+func bothSides(base, new []*results.Group) []*results.Group {
+	labels := map[string]int{}
+	for _, s := range slices.Concat(base, new) {
+		labels[s.Label]++
+	}
+	name := func(side string, groups []*results.Group) []*results.Group {
+		out := make([]*results.Group, len(groups))
+		for i, s := range groups {
+			c := *s
+			switch {
+			case c.Label == "":
+				c.Label = side
+			case labels[c.Label] > 1:
+				c.Label = side + " " + c.Label
+			}
+			out[i] = &c
+		}
+		return out
+	}
+	return slices.Concat(name("base", base), name("new", new))
 }
 
 // sideCaption names a side's tables: "label fw-A", or "documents

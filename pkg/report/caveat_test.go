@@ -23,6 +23,22 @@ func TestSweepOneTable(t *testing.T) {
 	}
 }
 
+// TestTitleNamesTheWays: a table's title names every way of running that
+// changes what is measured (post API, SRQ, multicast groups, huge pages),
+// and leaves out the usual page.
+func TestTitleNamesTheWays(t *testing.T) {
+	r := &Result{Params: Params{Workload: "send_bw", Transport: "UD", SizeBytes: 64, PostAPI: "classic", SRQ: true, Mcast: true,
+		McastGroups: []string{"ff0e::1", "ff0e::2"}, PageBytes: 2 << 20}, Kind: Bandwidth}
+	if title := groupTitle(groupResults([]*Result{r})[0]); !strings.Contains(title, " post_api=classic srq=true mcast_groups=2 pages=2 MiB") {
+		t.Errorf("title %q: want post_api, srq, mcast_groups and pages", title)
+	}
+	r.Params = Params{Workload: "write_lat", SizeBytes: 64, PageBytes: 4096}
+	r.Kind = Latency
+	if title := groupTitle(groupResults([]*Result{r})[0]); strings.Contains(title, "pages=") || strings.Contains(title, "srq") {
+		t.Errorf("title %q: the usual ways need no word", title)
+	}
+}
+
 // TestComparisonCaveats: the suite's table shows each latency row's
 // sample count and marks a thin percentile, an unclean run (with the
 // counters that moved) and a median at the scheduler's tick (once, though

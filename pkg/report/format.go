@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // group is a run of results sharing every parameter but size and
@@ -95,6 +97,20 @@ func groupTitle(g *group) string {
 		add("port", p.Port)
 		add("gid_index", p.GIDIndex)
 	}
+	// The ways of running one measurement that change what it measures,
+	// as perftest's preamble names them ("Using SRQ", its post API).
+	if p.PostAPI != "" {
+		add("post_api", p.PostAPI)
+	}
+	if p.SRQ {
+		add("srq", true)
+	}
+	if p.Mcast {
+		add("mcast_groups", len(p.McastGroups))
+	}
+	if p.PageBytes > 0 && p.PageBytes != smallPage {
+		add("pages", display.Size(p.PageBytes))
+	}
 	if p.RDMACM {
 		add("rdma_cm", true)
 	}
@@ -112,6 +128,10 @@ func groupTitle(g *group) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// smallPage is the page size a buffer has without --use-hugepages, which
+// the title leaves out.
+const smallPage = 4096
 
 // warmups is the group's warm-up, or its range when the sizes differ.
 func warmups(g *group) string {

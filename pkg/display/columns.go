@@ -55,6 +55,17 @@ var (
 	CPUGB   = Column{"cpu/GB[s]", 4, 0}
 )
 
+// LatPercentiles are the latency columns that are percentiles, in order.
+func LatPercentiles() []Column {
+	var out []Column
+	for _, c := range LatencyColumns {
+		if c.Q > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Headers are the columns' headers, in order.
 func Headers(cs ...Column) []string {
 	out := make([]string, len(cs))

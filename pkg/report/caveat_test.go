@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +110,21 @@ func TestExpectationViews(t *testing.T) {
 	}
 	if document.FailedExpectations(nil) != nil || ExpectationSummary(nil) != "" {
 		t.Error("no expectation: no words")
+	}
+}
+
+// TestCSVCaveats: an unclean row's reason says what the counters saw, and
+// the thin column names the percentiles its samples cannot resolve.
+func TestCSVCaveats(t *testing.T) {
+	f := false
+	r := &Result{Params: Params{Workload: "write_bw", SizeBytes: 65536}, Kind: Bandwidth, Status: StatusOK,
+		Counters: &NICCounters{Clean: &f, Verdict: "not clean: duplicate_request +1820 packets"}}
+	row := csvRow(r, Summarize(r))
+	col := func(name string) string { return row[slices.Index(csvHeader, name)] }
+	if col("reason") != "counters: not clean: duplicate_request +1820 packets" || col("clean") != "false" || col("thin") != "" {
+		t.Errorf("unclean row: reason %q, clean %q, thin %q", col("reason"), col("clean"), col("thin"))
+	}
+	if len(row) != len(csvHeader) {
+		t.Errorf("%d cells under %d columns", len(row), len(csvHeader))
 	}
 }

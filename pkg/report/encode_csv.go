@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
@@ -28,7 +29,7 @@ var csvHeader = []string{
 	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
 	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
 	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "at_tick", "reason",
-	"expect_met", "expect",
+	"expect_met", "expect", "thin",
 }
 
 // Encode implements [Encoder].
@@ -86,9 +87,40 @@ func csvRow(r *Result, s Summary) []string {
 	p, itoa := r.Params, strconv.Itoa
 	row = append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
 		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
-		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), tickCell(s), r.Reason)
+		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), tickCell(s), reasonCell(r))
 	met, says := expectCells(r.Expectations)
-	return append(row, met, says)
+	return append(row, met, says, thinCell(s))
+}
+
+// reasonCell says why a row's figures need a second look: the status's
+// reason and, for a run its counters saw unclean, what they saw, in the
+// table's words ("counters: not clean: ...").
+func reasonCell(r *Result) string {
+	out := r.Reason
+	if c := r.Counters; c != nil && display.Unclean(c.Clean) {
+		if out != "" {
+			out += "; "
+		}
+		out += "counters: " + c.Verdict
+	}
+	return out
+}
+
+// thinCell names the latency percentiles of the row that are from fewer
+// samples than they need ([display.Thin]), space-separated: "p99.9
+// p99.99"; empty when none is, or for a bandwidth row.
+func thinCell(s Summary) string {
+	l := s.Latency
+	if l == nil {
+		return ""
+	}
+	var thin []string
+	for _, c := range display.LatPercentiles() {
+		if display.Thin(c.Q, l.Count) {
+			thin = append(thin, "p"+strconv.FormatFloat(c.Q, 'f', -1, 64))
+		}
+	}
+	return strings.Join(thin, " ")
 }
 
 // expectCells are the expectations' verdicts: whether every one was met

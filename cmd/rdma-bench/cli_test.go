@@ -219,6 +219,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "write_lat", "--loopback", "-o", "xml"}, `unknown output "xml": choose one of table, json, csv, hgrm, perftest, comparison`},
 		{[]string{"run", "write_bw", "--loopback", "-o", "hgrm"}, "-o hgrm writes latency histograms and write_bw measures bandwidth: choose a latency workload, or -o table, json, csv, perftest, comparison"},
 		{[]string{"run", "tcp_bw", "-o", "hgrm", "host"}, "-o hgrm writes latency histograms and tcp_bw measures bandwidth"},
+		{[]string{"run", "tcp_lat", "--loopback", "-o", "comparison"}, "-o comparison puts an RDMA workload beside its TCP baseline, and tcp_lat has none"},
 		{[]string{"run", "tcp_lat", "--loopback", "--output-file", "/nonexistent/dir/x.json"}, "--output-file /nonexistent/dir/x.json: cannot create a file in directory /nonexistent/dir"},
 		{[]string{"run", "write_lat"}, "name the server's host"},
 		{[]string{"run", "write_lat", "-p", "0", "host"}, "-p 0: the control port must be 1..65535"},

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -102,8 +103,15 @@ func (o *Output) Check() error {
 }
 
 // CheckWorkload refuses, before anything runs, a format that would write
-// nothing of w: hgrm holds latency histograms only.
+// nothing of w: hgrm holds latency histograms only, and comparison puts
+// an RDMA workload beside its TCP baseline.
 func (o *Output) CheckWorkload(w workloads.Workload) error {
+	if o.Format == report.ComparisonEncoder {
+		if _, ok := catalog.Baseline(w.Name); !ok {
+			return inputError("-o %s puts an RDMA workload beside its TCP baseline, and %s has none (it is a baseline itself, or has no TCP counterpart): "+
+				"choose an RDMA workload, or -o table", report.ComparisonEncoder, w.Name)
+		}
+	}
 	if o.Format != "hgrm" || w.Latency() {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
@@ -125,7 +126,7 @@ func writeRates(b *strings.Builder, elapsedNS int64, ops, bytes uint64) {
 		return
 	}
 	secs := float64(elapsedNS) / 1e9
-	fmt.Fprintf(b, "%.2f Gb/s %.3f Mpps", float64(bytes)*8/secs/1e9, float64(ops)/secs/1e6)
+	fmt.Fprintf(b, "%s Gb/s %s Mpps", display.BWAverage.Cell(float64(bytes)*8/secs/1e9, 0), display.Figure(float64(ops)/secs/1e6, 3))
 }
 
 // writeP50 writes the median of h: the highest value equivalent to it
@@ -140,7 +141,7 @@ func writeP50(b *strings.Builder, h *hdrhistogram.Histogram, m *Moments) {
 	if m != nil && m.Count > 0 {
 		p50 = min(max(p50, m.MinNS), m.MaxNS)
 	}
-	fmt.Fprintf(b, " p50 %.3f us", float64(p50)/1e3)
+	fmt.Fprintf(b, " p50 %s us", display.LatP50.Cell(float64(p50)/1e3, 0))
 }
 
 // histMedian returns the nearest-rank median of the non-empty h, the same

@@ -45,7 +45,7 @@ func TestFormatInterval(t *testing.T) {
 			// 3000 ns is in a 2 ns bucket: the interval shows its top (3001);
 			// the cumulative median is clamped to the exact max, as in
 			// Summarize.
-			want: "[ 2.0s] interval: 0.00 Gb/s 0.001 Mpps p50 3.001 us | cumulative: 0.00 Gb/s 0.001 Mpps p50 3.000 us",
+			want: "[ 2.0s] interval: 0.00000801 Gb/s 0.00100 Mpps p50 3.001 us | cumulative: 0.00000800 Gb/s 0.00100 Mpps p50 3.000 us",
 		},
 		{
 			name: "no new samples and no elapsed time",
@@ -57,7 +57,7 @@ func TestFormatInterval(t *testing.T) {
 			name: "counters going backwards read zero",
 			prev: Counters{ElapsedNS: 1e9, Ops: 10, Bytes: 10},
 			cur:  Counters{ElapsedNS: 15e8, Ops: 5, Bytes: 5},
-			want: "[ 1.5s] interval: 0.00 Gb/s 0.000 Mpps | cumulative: 0.00 Gb/s 0.000 Mpps",
+			want: "[ 1.5s] interval: 0.00 Gb/s 0.000 Mpps | cumulative: 0.0000000267 Gb/s 0.00000333 Mpps",
 		},
 		{
 			name: "long run",
@@ -86,9 +86,9 @@ func TestIntervalReporterCopiesRecorder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := "[ 1.0s] interval: 0.10 Gb/s 0.000 Mpps p50 1.000 us | cumulative: 0.10 Gb/s 0.000 Mpps p50 1.000 us\n" +
-		"[ 2.0s] interval: 0.10 Gb/s 0.000 Mpps p50 2.000 us | cumulative: 0.10 Gb/s 0.000 Mpps p50 1.000 us\n" +
-		"[ 3.0s] interval: 0.10 Gb/s 0.000 Mpps p50 3.001 us | cumulative: 0.10 Gb/s 0.000 Mpps p50 2.000 us\n"
+	want := "[ 1.0s] interval: 0.10 Gb/s 0.000100 Mpps p50 1.000 us | cumulative: 0.10 Gb/s 0.000100 Mpps p50 1.000 us\n" +
+		"[ 2.0s] interval: 0.10 Gb/s 0.000100 Mpps p50 2.000 us | cumulative: 0.10 Gb/s 0.000100 Mpps p50 1.000 us\n" +
+		"[ 3.0s] interval: 0.10 Gb/s 0.000100 Mpps p50 3.001 us | cumulative: 0.10 Gb/s 0.000100 Mpps p50 2.000 us\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -129,7 +129,7 @@ func TestIntervalFiguresOf(t *testing.T) {
 	if l := cum.LatencyUS; *l.P50 != 1.099 || *l.Max != 2.099 || *l.P99 > *l.Max {
 		t.Errorf("cumulative latency p50 %v p99 %v max %v", *l.P50, *l.P99, *l.Max)
 	}
-	if !strings.Contains(buf.String(), "[ 2.0s] interval: 0.10 Gb/s 0.000 Mpps p50 2.049 us | cumulative: 0.10 Gb/s 0.000 Mpps p50 1.099 us") {
+	if !strings.Contains(buf.String(), "[ 2.0s] interval: 0.10 Gb/s 0.000100 Mpps p50 2.049 us | cumulative: 0.10 Gb/s 0.000100 Mpps p50 1.099 us") {
 		t.Errorf("the printed lines disagree:\n%s", buf.String())
 	}
 	// A span without time or samples: nulls, not zeros.

@@ -146,6 +146,8 @@ func (e *Flag) apply(fs *pflag.FlagSet, out []string, spelled, v string, hasV bo
 		}
 	case Noop:
 		return out, spelled + " (perftest's) ignored: " + e.Why, nil
+	case Kept:
+		return out, spelled + " (perftest's) honoured: " + e.Why, nil
 	case Hint:
 		return nil, "", &HintError{Flag: spelled, Hint: e.Why}
 	}

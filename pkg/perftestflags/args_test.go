@@ -136,7 +136,7 @@ func TestPerftestArgs(t *testing.T) {
 	if err != nil || len(notes) != 6 || fs.NFlag() != 0 {
 		t.Errorf("no-ops: %v, notes %q, %d flags set", err, notes, fs.NFlag())
 	}
-	if !strings.Contains(notes[0], "--report_gbits (perftest's) ignored: Gb/s is always shown") {
+	if !strings.Contains(notes[0], "--report_gbits (perftest's) honoured: -o perftest prints perftest's Gb/sec columns") {
 		t.Errorf("note %q", notes[0])
 	}
 	// rdma-bench's values, and what follows "--", are never rewritten.
@@ -242,7 +242,7 @@ func TestPerftestEveryRow(t *testing.T) {
 				} else if got, want := strings.Trim(fs.Lookup(e.To).Value.String(), "[]"), e.Translate(rowValue(e)); e.Value && !strings.EqualFold(got, want) && !strings.HasPrefix(got, want) {
 					t.Errorf("%q: --%s is %q, want %q", args, e.To, got, want)
 				}
-			case e.Action == perftestflags.Noop:
+			case e.Action == perftestflags.Noop || e.Action == perftestflags.Kept:
 				if err != nil || len(notes) != 1 || fs.NFlag() != 0 || !strings.Contains(notes[0], e.Why) {
 					t.Errorf("%q: %v, notes %q, %d flags set", args, err, notes, fs.NFlag())
 				}
@@ -285,5 +285,5 @@ func TestPerftestWorkload(t *testing.T) {
 
 // actionName names an action in a failure's message.
 var actionName = map[perftestflags.Action]string{
-	perftestflags.Same: "same", perftestflags.Alias: "alias", perftestflags.Noop: "no-op", perftestflags.Hint: "hint",
+	perftestflags.Same: "same", perftestflags.Alias: "alias", perftestflags.Noop: "no-op", perftestflags.Hint: "hint", perftestflags.Kept: "kept",
 }

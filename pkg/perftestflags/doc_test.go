@@ -117,6 +117,8 @@ set of parameters, without perftest's preamble, for scripts that read it by posi
 			}
 		case Noop:
 			what = "ignored"
+		case Kept:
+			what = "honoured by -o perftest"
 		case Hint:
 			what = "refused"
 		}

@@ -106,7 +106,7 @@ var Table = []Flag{
 	{Long: "perform_warm_up", Action: Noop, Why: "rdma-bench always warms up (--warmup N sets how much)"},
 	{Long: "pkey_index", Value: true, Action: Hint, Why: "choosing the P_Key index is " + notSupported + " (index 0)"},
 	{Long: "report-both", Action: Hint, Why: "separate RX and TX figures of -b are " + notSupported},
-	{Long: "report_gbits", Action: Noop, Why: "Gb/s is always shown (-o perftest prints Gb/sec columns when it is given)"},
+	{Long: "report_gbits", Action: Kept, Why: "-o perftest prints perftest's Gb/sec columns in place of MB/sec; the other outputs show Gb/s always"},
 	{Long: "report-per-port", Action: Hint, Why: "dual-port runs are " + notSupported},
 	{Long: "reversed", Action: Hint, Why: "reversing the direction is " + notSupported + ": run the client on the other host"},
 	{Long: "run_infinitely", Action: Hint, Why: "runs have an end: use -D SECONDS with --report-interval 1s for live figures"},

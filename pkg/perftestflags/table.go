@@ -22,6 +22,9 @@ const (
 	// Hint: refused as an unknown flag, saying what rdma-bench offers
 	// instead.
 	Hint
+	// Kept: accepted, passed to no flag, and kept in the document's
+	// args, where an output reads it; a note says which.
+	Kept
 )
 
 // Flag is one of perftest's flags (ib_*_bw, ib_*_lat) and what
@@ -37,7 +40,7 @@ type Flag struct {
 	// Format, for an alias, is rdma-bench's value with %s for
 	// perftest's (-y 10: --expect msgrate>=10Mpps).
 	Format string
-	Why    string // Noop: why it changes nothing; Hint: what to use instead; else a difference, if any
+	Why    string // Noop: why it changes nothing; Kept: what reads it; Hint: what to use instead; else a difference, if any
 	// Also are perftest's other spellings of the option: its --help's
 	// and its parser's disagree for two (-z, -H).
 	Also []string

@@ -1,11 +1,15 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 )
@@ -158,6 +162,29 @@ func TestMetaDiff(t *testing.T) {
 	}
 	if !slices.Contains(fields, "rdma-core:  -> 44.0") || !slices.Contains(fields, "driver:  -> mlx5_core") {
 		t.Errorf("old against new: %q", fields)
+	}
+	// The MTU, the device's and a parameter a comparison ignores, is
+	// listed once.
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/new/c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.json"), bytes.ReplaceAll(b, []byte(`"mtu": 4096`), []byte(`"mtu": 1024`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bd, nd, bp, np = sides(t, []string{"testdata/base"}, []string{dir}, Options{})
+	if m, err = Match(bp, np, []string{"mtu"}); err != nil {
+		t.Fatal(err)
+	}
+	var mtu []string
+	for _, d := range MetaDiff(bd, nd, m) {
+		if strings.Contains(d.Field, "mtu") {
+			mtu = append(mtu, d.Field+": "+d.Base+" -> "+d.New)
+		}
+	}
+	if !slices.Equal(mtu, []string{"mtu: 4096 -> 1024"}) {
+		t.Errorf("the MTU in the meta diff: %q, want it once", mtu)
 	}
 }
 

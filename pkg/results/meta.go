@@ -85,6 +85,11 @@ func MetaDiff(base, new []*Document, m *Matching) []compare.MetaDiff {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
+		// A parameter that is also the device's metadata (the MTU) is
+		// listed once, as the metadata.
+		if slices.ContainsFunc(out, func(d compare.MetaDiff) bool { return d.Field == k }) {
+			continue
+		}
 		out = append(out, compare.MetaDiff{Field: "param " + k, Base: strings.Join(bv[k], ", "), New: strings.Join(nv[k], ", ")})
 	}
 	return out

@@ -66,6 +66,10 @@ if [ -e "${docs[0]}" ]; then
 	exit 1
 fi
 rmdir "$fresh"
+# The document's args name the directory it now lives in, not the
+# temporary one that is gone (the only place the random name occurs).
+d=$(printf '\001')
+sed -i "s${d}\"${fresh}\"${d}\"${results//&/\\&}\"${d}" "$json"
 echo "saved $json" >&2
 
 # The report, made here from the saved document (the VM wrote it into the

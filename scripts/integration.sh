@@ -54,11 +54,12 @@ fi
 	res="$out/bench-results"
 	if make -s bench ARGS="--sizes 64 -D 0.2 --results-dir $res" >"$out/bench.log" 2>&1 &&
 		grep -q "BW ratio" "$out/bench.log" && ls "$res"/rdma-bench-*-suite.json >/dev/null 2>&1 &&
-		[ "$(grep -c '^saved ' "$out/bench.log")" -eq 1 ] && grep -Eq "^saved $res/rdma-bench-[^/]*-suite\.json$" "$out/bench.log"; then
-		echo "--- PASS: make bench (the comparison printed, $(ls "$res") saved, only the final path printed)"
+		[ "$(grep -c '^saved ' "$out/bench.log")" -eq 1 ] && grep -Eq "^saved $res/rdma-bench-[^/]*-suite\.json$" "$out/bench.log" &&
+		grep -q "\"$res\"" "$res"/rdma-bench-*-suite.json && ! grep -q '\.build/bench\.' "$res"/rdma-bench-*-suite.json; then
+		echo "--- PASS: make bench (the comparison printed, $(ls "$res") saved, only the final path printed, its args naming it)"
 	else
 		cat "$out/bench.log"
-		echo "--- FAIL: make bench (want the comparison, the document in $res and one \"saved\" line, with its final path)"
+		echo "--- FAIL: make bench (want the comparison, the document in $res and one \"saved\" line, with its final path, its args naming $res)"
 	fi
 } 2>&1 | tee -a "$log"
 # The main job's HTML report: beside the saved document, its path the last

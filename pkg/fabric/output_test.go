@@ -167,9 +167,9 @@ func TestEstimatePairTime(t *testing.T) {
 }
 
 // TestWriteSweepPlan: a short schedule lists every round, a long one the
-// first three.
+// first three, a round of many pairs on lines of at most 100 columns.
 func TestWriteSweepPlan(t *testing.T) {
-	for _, c := range []struct{ n, lines int }{{4, 2 + 6}, {64, 2 + 3 + 1}} {
+	for _, c := range []struct{ n, lines int }{{4, 2 + 6}, {64, 2 + 3*3 + 1}, {1024, 2 + 3*51 + 1}} {
 		rounds, err := Schedule(PatternPairs, c.n)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +180,12 @@ func TestWriteSweepPlan(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		if len(lines) != c.lines || lines[0] != "per pair: 1s (--pair-time)" {
-			t.Errorf("%d hosts:\n%s", c.n, b.String())
+			t.Errorf("%d hosts: %d lines, want %d:\n%s", c.n, len(lines), c.lines, b.String())
+		}
+		for i, l := range lines[2:] {
+			if len(l) > planWidth {
+				t.Errorf("%d hosts: line %d has %d columns: %s", c.n, i+3, len(l), l)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/display"
@@ -65,6 +66,10 @@ func (p PlanSummary) String() string {
 		p.Hosts, p.Rounds, p.Pairs, p.MaxPairsPerRound, p.Rounds, p.PerPair, p.Estimated)
 }
 
+// planWidth bounds a line of --plan's rounds: a round of many pairs
+// continues on lines of its own, indented under its first pair.
+const planWidth = 100
+
 // WritePlan writes what --plan shows: the pattern and summary, then the
 // first maxRounds rounds as "round 1: 0->3 1->2" lines (all of them when
 // maxRounds < 0), then how many were left out.
@@ -76,11 +81,17 @@ func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duratio
 		shown = maxRounds
 	}
 	for i, r := range rounds[:shown] {
-		ew.Printf("round %d:", i+1)
+		head := fmt.Sprintf("round %d:", i+1)
+		line := head
 		for _, p := range r {
-			ew.Printf(" %d->%d", p.Src, p.Dst)
+			pair := fmt.Sprintf(" %d->%d", p.Src, p.Dst)
+			if len(line)+len(pair) > planWidth && len(line) > len(head) {
+				ew.Printf("%s\n", line)
+				line = strings.Repeat(" ", len(head))
+			}
+			line += pair
 		}
-		ew.Printf("\n")
+		ew.Printf("%s\n", line)
 	}
 	if shown < len(rounds) {
 		ew.Printf("... %d more rounds\n", len(rounds)-shown)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // gateFixture is a saved gate of tcp_lat:64 and tcp_bw:64K whose
@@ -24,7 +26,8 @@ func TestPlotGate(t *testing.T) {
 	}
 	assertFiles(t, dir, []string{"gate"})
 	texts := svgTexts(t, filepath.Join(dir, "gate.svg"))
-	for _, want := range []string{"tcp_lat 64 B lat.p50", "tcp_bw 64 KiB bw", "+129.3%", "regression", "inconclusive", "threshold"} {
+	for _, want := range []string{"tcp_lat 64 B lat.p50", "tcp_bw 64 KiB bw", "+129.3%", "regression", "inconclusive", "threshold",
+		"interval (each row's confidence)", display.UncleanLegend} {
 		if !hasText(texts, want) {
 			t.Errorf("gate chart: no text %q in %q", want, texts)
 		}

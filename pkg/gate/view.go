@@ -66,7 +66,8 @@ func Whiskers(d *Document) []plot.Whisker {
 			continue
 		}
 		w := plot.Whisker{Label: r.Label() + " " + r.Metric, DeltaPct: r.EstimatePct, LoPct: float64(r.LoPct), HiPct: float64(r.HiPct),
-			Regression: r.Decision == compare.Fail, Inconclusive: r.Decision == compare.Undecided}
+			Level: levelCell(r), Regression: r.Decision == compare.Fail, Inconclusive: r.Decision == compare.Undecided,
+			Unclean: r.Unclean > 0}
 		if math.IsInf(w.LoPct, 0) || math.IsInf(w.HiPct, 0) || math.IsNaN(w.LoPct) || math.IsNaN(w.HiPct) {
 			w.LoPct, w.HiPct = math.NaN(), math.NaN()
 		}

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -12,14 +13,17 @@ import (
 )
 
 // Whisker is one compared metric: its change against the baseline in per
-// cent with the 95% interval of that change, the threshold it is held to
+// cent with the interval of that change (95%, or the Level given), the threshold it is held to
 // (nil when none: not gated; a positive threshold flags rises, a negative
 // one drops) and the gate's outcome: a regression, or inconclusive (the
 // interval unknown or across the threshold), else within the threshold.
 type Whisker struct {
 	Label        string
 	DeltaPct     float64
-	LoPct, HiPct float64 // the 95% interval; both NaN when unknown
+	LoPct, HiPct float64 // the interval; both NaN when unknown
+	// Level is the interval's confidence as the tables write it
+	// ("99.5%"); "" is 95%.
+	Level        string
 	ThresholdPct *float64
 	Regression   bool
 	Inconclusive bool
@@ -134,7 +138,7 @@ func ComparisonWhiskers(title string, rows []Whisker, caption Caption) (*Chart, 
 		}
 	}
 	if slices.ContainsFunc(rows, func(w Whisker) bool { return !math.IsNaN(w.LoPct) }) {
-		ch.legend = append(ch.legend, legendEntry{"95% interval", []plot.Thumbnailer{whiskerThumb{whisk}}})
+		ch.legend = append(ch.legend, legendEntry{intervalName(rows), []plot.Thumbnailer{whiskerThumb{whisk}}})
 	}
 	if slices.ContainsFunc(rows, func(w Whisker) bool { return w.ThresholdPct != nil }) {
 		ch.legend = append(ch.legend, legendEntry{"threshold", []plot.Thumbnailer{barThumb{threshLine}}})
@@ -169,4 +173,20 @@ func signed(v float64, prec int) string {
 		return z[1:]
 	}
 	return s
+}
+
+// intervalName is the legend's name of the rows' intervals: "95%
+// interval", the level they share ("99.5% interval"), or "interval (each
+// row's confidence)" when their levels differ (a gate's rows, each at the
+// confidence its looks spent).
+func intervalName(rows []Whisker) string {
+	level := ""
+	for i, w := range rows {
+		l := cmp.Or(w.Level, "95%")
+		if i > 0 && l != level {
+			return "interval (each row's confidence)"
+		}
+		level = l
+	}
+	return level + " interval"
 }

@@ -128,3 +128,16 @@ func TestCSVCaveats(t *testing.T) {
 		t.Errorf("%d cells under %d columns", len(row), len(csvHeader))
 	}
 }
+
+// TestHgrmUnclean: hgrm comments on an unclean run once, in the table's
+// words, with what the counters saw.
+func TestHgrmUnclean(t *testing.T) {
+	doc := fixtureDocument()
+	f := false
+	doc.Results[0].Counters = &NICCounters{Clean: &f, Verdict: "not clean: duplicate_request +1820 packets"}
+	h := string(encode(t, "hgrm", doc))
+	want := "# " + display.UncleanWhat + ": write_lat 2 bytes: the device's error counters moved"
+	if !strings.Contains(h, want) || strings.Count(h, "not clean") != 2 || !strings.Contains(h, "; counters: not clean: duplicate_request +1820 packets\n") {
+		t.Errorf("hgrm, want %q once with the verdict:\n%s", want, h)
+	}
+}

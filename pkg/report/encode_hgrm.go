@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -44,16 +43,16 @@ func (hgrmEncoder) Encode(w io.Writer, doc *Document) error {
 		if r.Status != "" && r.Status != StatusOK {
 			ew.Printf("# %s: %s\n", r.Status, r.Reason)
 		}
+		name := fmt.Sprintf("%s %d bytes", orDash(r.Workload), r.SizeBytes)
 		if display.Unclean(cleanOf(r)) {
-			ew.Printf("# not clean: %s\n", r.Counters.Verdict)
+			ew.Printf("# %s; counters: %s\n", display.UncleanNoteFor(name, cleanOf(r)), r.Counters.Verdict)
 		}
 		for _, x := range document.FailedExpectations(r.Expectations) {
 			ew.Printf("# expect: %s\n", x)
 		}
 		l := Summarize(r).Latency
-		if n := h.TotalCount(); display.Thin(99.9, n) {
-			ew.Printf("# thin: %d samples: a percentile above p%s is the largest sample, or near it (p99 needs 100 samples, p99.9 1,000)\n",
-				n, strconv.FormatFloat(100*(1-1/float64(n)), 'f', -1, 64))
+		if note := display.ThinNoteFor(name, h.TotalCount(), 99, 99.9, 99.99); note != "" {
+			ew.Printf("# %s\n", note)
 		}
 		if l.AtTick() {
 			ew.Printf("# warning: %s\n", display.TickWarning)

@@ -41,6 +41,9 @@ type RunCounts struct {
 	// Tick are latency runs whose median sat at the scheduler's tick
 	// (display.AtTick): the two sides took turns on one CPU.
 	Tick int
+	// Partial are runs cut short (status partial) among the side's values
+	// (rdma-bench compare --allow-partial).
+	Partial int
 }
 
 // Side summarises one side of a comparison as benchstat does.

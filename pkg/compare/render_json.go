@@ -77,6 +77,8 @@ type jsonSide struct {
 	// it needs; Tick the latency runs whose median sat at the tick.
 	Thin int `json:"thin_runs"`
 	Tick int `json:"tick_runs"`
+	// Partial counts the runs cut short among the values (--allow-partial).
+	Partial int `json:"partial_runs"`
 }
 
 type jsonRow struct {
@@ -192,7 +194,7 @@ func toJSONRow(g GateRow) jsonRow {
 
 func toJSONSide(s Side) jsonSide {
 	return jsonSide{Median: s.Median, CILo: finite(s.Lo), CIHi: finite(s.Hi), CIConfidence: s.Confidence, N: s.N, Sessions: s.Sessions,
-		Unclean: s.Unclean, LeftOut: s.Dropped, Thin: s.Thin, Tick: s.Tick}
+		Unclean: s.Unclean, LeftOut: s.Dropped, Thin: s.Thin, Tick: s.Tick, Partial: s.Partial}
 }
 
 // finite returns a pointer to x, or nil (JSON null) when x is infinite or

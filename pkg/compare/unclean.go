@@ -8,7 +8,8 @@ import (
 // cellText is what a side's cell adds for its runs with caveats: " (2
 // unclean)" when they are among the values, " (2 unclean left out)" when
 // they were dropped, " (10 thin*)" for percentiles from too few samples,
-// " (3 at tick)" for medians at the scheduler's tick; "" when none.
+// " (3 at tick)" for medians at the scheduler's tick, " (1 partial)" for
+// runs cut short; "" when none.
 func (c RunCounts) cellText() string {
 	var parts []string
 	if c.Unclean > 0 {
@@ -22,6 +23,9 @@ func (c RunCounts) cellText() string {
 	}
 	if c.Tick > 0 {
 		parts = append(parts, fmt.Sprintf("%d at tick", c.Tick))
+	}
+	if c.Partial > 0 {
+		parts = append(parts, fmt.Sprintf("%d partial", c.Partial))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -43,6 +47,15 @@ func caveatNotes(rows []GateRow) []string {
 		if b+n > 0 {
 			out = append(out, fmt.Sprintf("%s %s%s: %s have fewer latency samples than the percentile needs (p99: 100, p99.9: 1,000): each such value is the run's largest sample, or near it; run longer (-n, -D)",
 				g.Point, g.Metric.Name, thinMark, sides(b, g.Base.N, n, g.New.N)))
+		}
+	}
+	partial := map[string]bool{}
+	for _, g := range rows {
+		b, n := g.Base.Partial, g.New.Partial
+		if b+n > 0 && !partial[g.Point] {
+			partial[g.Point] = true
+			out = append(out, fmt.Sprintf("%s: %s cut short (partial: an interrupted run), pooled with the others by --allow-partial",
+				g.Point, sides(b, g.Base.N, n, g.New.N)))
 		}
 	}
 	seen := map[string]bool{}

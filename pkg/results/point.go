@@ -99,6 +99,9 @@ type Point struct {
 	// not clean (a retransmission or an error); Dropped counts those left
 	// out of Runs by [Options.CleanOnly].
 	Unclean, Dropped int
+	// Partial counts the runs among Runs that were cut short (kept by
+	// [Options.AllowPartial]).
+	Partial int
 }
 
 // Options choose which runs a side may hold.
@@ -151,6 +154,9 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 				for _, run := range r.Runs {
 					if unclean(r, run) {
 						p.Unclean++
+					}
+					if run.Status == StatusPartial {
+						p.Partial++
 					}
 					p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
 				}

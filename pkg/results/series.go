@@ -104,7 +104,7 @@ func (m *Matching) Series(metrics []compare.Metric, base, new Sessions) (series 
 // counts them: unclean, a percentile from too few samples (by the rule of
 // display.Thin), a median at the scheduler's tick (display.AtTick).
 func (p *Point) runCounts(met compare.Metric) compare.RunCounts {
-	c := compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped}
+	c := compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped, Partial: p.Partial}
 	for _, s := range p.Runs {
 		if met.Percentile > 0 && display.Thin(met.Percentile, s.Run.Samples) {
 			c.Thin++

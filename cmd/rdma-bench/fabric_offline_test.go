@@ -29,7 +29,7 @@ func TestPlotFabric(t *testing.T) {
 	}
 	assertFiles(t, dir, fabricCharts)
 	bw := svgTexts(t, filepath.Join(dir, "fabric-write_bw-bw_gbps.svg"))
-	for _, want := range []string{"96.5 " + display.UncleanMark, display.UncleanMark + " " + display.UncleanWhat, display.UncleanMark + " " + display.UncleanWhat + ": the device's error"} {
+	for _, want := range []string{"96.5 " + display.UncleanMark, display.UncleanLegend, display.UncleanMark + " " + display.UncleanWhat + ": the device's error"} {
 		if !hasText(bw, want) {
 			t.Errorf("write_bw heat map: no text %q in %q", want, bw)
 		}

@@ -62,7 +62,7 @@ func Grid(m *fabric.Matrix) plot.Grid {
 	n := m.Size()
 	g := plot.Grid{RowAxis: "source rank (measures)", ColAxis: "destination rank (serves)",
 		Rows: make([]string, n), Cols: make([]string, n), Values: make([][]float64, n),
-		Marks: make([][]string, n), Outlined: make([][]bool, n), OutlinedLabel: display.UncleanMark + " " + display.UncleanWhat}
+		Marks: make([][]string, n), Outlined: make([][]bool, n), OutlinedLabel: display.UncleanLegend}
 	for i, mb := range m.Members {
 		g.Rows[i] = fmt.Sprintf("%d %s", mb.Rank, mb.Hostname)
 		g.Cols[i] = strconv.Itoa(mb.Rank)

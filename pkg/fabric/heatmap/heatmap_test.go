@@ -138,7 +138,7 @@ func TestChartsMarkCaveats(t *testing.T) {
 		svgs[c.Name] = b.String()
 	}
 	bw, lat := svgs["fabric-write_bw-bw_gbps"], svgs["fabric-write_lat-p50_us"]
-	for _, want := range []string{">99.0 " + display.UncleanMark + "<", ">" + display.UncleanMark + " " + display.UncleanWhat + "<", ">" + display.UncleanMark + " " + display.UncleanWhat + ": the device"} {
+	for _, want := range []string{">99.0 " + display.UncleanMark + "<", ">" + display.UncleanLegend + "<", ">" + display.UncleanMark + " " + display.UncleanWhat + ": the device"} {
 		if !strings.Contains(bw, want) {
 			t.Errorf("write_bw heat map lacks %q", want)
 		}

@@ -31,6 +31,9 @@ func TestReportInBrowser(t *testing.T) {
 		// make bench's suite), their 4 trends (base to new), the whiskers
 		// and 4 spectra.
 		{"comparison", 17, []string{fixtures + "slower.json", "--base", fixtures + "base.json"}},
+		// The directory of every caveat (views_test.go): unclean, thin
+		// and partial runs under two labels; its 8 charts and 4 trends.
+		{"caveats", 12, []string{"--allow-partial", views + "base", views + "new"}},
 		// A real document with a load curve.
 		{"load", 3, []string{curveFixture}},
 	} {

@@ -2,7 +2,10 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // cellText is what a side's cell adds for its runs with caveats: " (2
@@ -42,6 +45,11 @@ const thinMark = "*"
 // point and metric, then medians at the scheduler's tick per point.
 func caveatNotes(rows []GateRow) []string {
 	out := uncleanNotes(rows)
+	for _, g := range rows {
+		if n := MedianNote(g.MedianChangePct, g.ChangePct, g.ChangeLoPct, g.ChangeHiPct); n != "" {
+			out = append(out, g.Point+" "+g.Metric.Name+": "+n)
+		}
+	}
 	for _, g := range rows {
 		b, n := g.Base.Thin, g.New.Thin
 		if b+n > 0 {
@@ -139,4 +147,20 @@ func uncleanSummary(rows []GateRow) string {
 // view says it: "3 unclean runs left out (--clean-only)".
 func LeftOutText(n int) string {
 	return fmt.Sprintf("%d unclean runs left out (--clean-only)", n)
+}
+
+// MedianNote says, when the medians' change (new median / base median -
+// 1, in per cent) lies outside the change's interval [lo, hi], why the
+// table's change is not theirs; "" when they agree.
+// Every view of a change beside two medians (compare, the gate) says it
+// so: both are right, and the reader must know which the change is.
+func MedianNote(medianPct, changePct, lo, hi float64) string {
+	if math.IsNaN(medianPct) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return ""
+	}
+	if medianPct >= lo && medianPct <= hi {
+		return ""
+	}
+	return fmt.Sprintf("the medians differ by %s, the change is %s %s: the change is the Hodges-Lehmann estimate of new/base over "+
+		"every pair of values, which two medians of a skewed or many-mode sample can misstate", display.Pct(medianPct), display.Pct(changePct), display.Interval(lo, hi))
 }

@@ -205,3 +205,17 @@ func TestHintRepeat(t *testing.T) {
 		t.Errorf("%v, %d runs needed, hint %q: %s", r.Verdict, r.RunsNeeded, r.Hint, r.Reason)
 	}
 }
+
+// TestMedianNote: a medians' change outside the change's interval is
+// explained; one inside it, or an unbounded interval, is not.
+func TestMedianNote(t *testing.T) {
+	if n := MedianNote(-30.6, -3.6, -5.1, -2.0); !strings.Contains(n, "the medians differ by -30.6%, the change is -3.6% [-5.1%, -2.0%]") {
+		t.Errorf("outside: %q", n)
+	}
+	if n := MedianNote(-3.0, -3.6, -5.1, -2.0); n != "" {
+		t.Errorf("inside: %q", n)
+	}
+	if n := MedianNote(-30, -3.6, math.Inf(-1), math.Inf(1)); n != "" {
+		t.Errorf("unbounded: %q", n)
+	}
+}

@@ -185,6 +185,11 @@ func Notes(r *Row) []string {
 		n = append(n, fmt.Sprintf("undecided after %d pairs, not \"no regression\": the smallest regression these pairs would catch "+
 			"most of the time is %s (threshold %g%%); %s; a longer --budget would decide", r.Pairs, det, lim, spreadText(r)))
 	}
+	if len(r.Looks) > 0 && r.BaseMedian > 0 {
+		if m := compare.MedianNote(100*(r.CandidateMedian/r.BaseMedian-1), r.EstimatePct, float64(r.LoPct), float64(r.HiPct)); m != "" {
+			n = append(n, m)
+		}
+	}
 	runs := 2 * len(r.Base)
 	if r.Unclean > 0 {
 		n = append(n, fmt.Sprintf("%d of %d runs not clean (the port counters moved: retransmissions)", r.Unclean, runs))

@@ -70,24 +70,26 @@ func TestReportFabric(t *testing.T) {
 	}
 }
 
-// TestPlotReportFabricRefusals: a fabric document is viewed alone, with
-// neither --charts nor --base; the refusals are bad input (exit 2) and
-// write nothing.
-func TestPlotReportFabricRefusals(t *testing.T) {
+// TestPlotReportAloneRefusals: a fabric or gate document is viewed alone,
+// with neither --charts nor --base; the refusals are bad input (exit 2)
+// and write nothing.
+func TestPlotReportAloneRefusals(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.html")
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"plot", fabricFixture, fixtures + "base.json", "--dir", dir}, "viewed alone"},
-		{[]string{"plot", fabricFixture, "--charts", "latency", "--dir", dir}, "--charts"},
-		{[]string{"report", fabricFixture, "--base", fixtures + "base.json", "-o", out}, "--base"},
-		{[]string{"report", fabricFixture, fabricFixture, "-o", out}, "viewed alone"},
-	} {
-		r := run(t, 60*time.Second, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%q: exit %d, stderr %q; want 2 saying %q", c.args, r.code, r.stderr, c.want)
+	for _, doc := range []string{fabricFixture, gateFixture} {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"plot", doc, fixtures + "base.json", "--dir", dir}, "viewed alone"},
+			{[]string{"plot", doc, "--charts", "latency", "--dir", dir}, "--charts"},
+			{[]string{"report", doc, "--base", fixtures + "base.json", "-o", out}, "--base"},
+			{[]string{"report", doc, doc, "-o", out}, "viewed alone"},
+		} {
+			r := run(t, 60*time.Second, c.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%q: exit %d, stderr %q; want 2 saying %q", c.args, r.code, r.stderr, c.want)
+			}
 		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,30 +57,11 @@ func TestReportGate(t *testing.T) {
 	}
 }
 
-// TestPlotReportGateRefusals: a gate document is viewed alone, without
-// --charts or --base (exit 2, nothing written); one that a directory
-// holds is left out with a note.
-func TestPlotReportGateRefusals(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "r.html")
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"plot", gateFixture, fixtures + "base.json", "--dir", dir}, "viewed alone"},
-		{[]string{"plot", gateFixture, "--charts", "latency", "--dir", dir}, "--charts"},
-		{[]string{"report", gateFixture, "--base", fixtures + "base.json", "-o", out}, "--base"},
-		{[]string{"report", gateFixture, fabricFixture, "-o", out}, "viewed alone"},
-	} {
-		r := run(t, 60*time.Second, c.args...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%q: exit %d, stderr %q; want 2 saying %q", c.args, r.code, r.stderr, c.want)
-		}
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("wrote %d files", len(entries))
-	}
-	r := run(t, 60*time.Second, "plot", "testdata/gate", "--dir", dir)
+// TestPlotGateInDirectory: a gate document that a directory holds is
+// left out of the run documents' views, with a note (TestPlotReportAloneRefusals
+// has the refusals of one named).
+func TestPlotGateInDirectory(t *testing.T) {
+	r := run(t, 60*time.Second, "plot", "testdata/gate", "--dir", t.TempDir())
 	if r.code != 2 || !strings.Contains(r.stderr, "left out: a gate document") || !strings.Contains(r.stderr, "named alone") {
 		t.Errorf("plot of a directory holding a gate document: exit %d, stderr %q", r.code, r.stderr)
 	}

@@ -34,11 +34,7 @@ func runReport(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
 		return usageError("-o %s: directory %s does not exist", *out, filepath.Dir(*out))
 	}
-	fab, err := analysis.LoadFabric(ctx, fs.Args())
-	if err != nil {
-		return stopped(ctx, err)
-	}
-	gd, err := analysis.LoadGate(ctx, fs.Args())
+	fab, gd, err := analysis.LoadOther(ctx, fs.Args())
 	if err != nil {
 		return stopped(ctx, err)
 	}

@@ -37,11 +37,7 @@ func runPlot(ctx context.Context, args []string) error {
 			want = append(want, strings.TrimSpace(k))
 		}
 	}
-	fab, err := analysis.LoadFabric(ctx, fs.Args())
-	if err != nil {
-		return stopped(ctx, err)
-	}
-	gd, err := analysis.LoadGate(ctx, fs.Args())
+	fab, gd, err := analysis.LoadOther(ctx, fs.Args())
 	if err != nil {
 		return stopped(ctx, err)
 	}

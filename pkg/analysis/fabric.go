@@ -33,25 +33,32 @@ import (
 // is of one sweep. A file is peeked at for its kind before it is read:
 // a stream (standard input) is left to the run documents' reader.
 func LoadFabric(ctx context.Context, paths []string) (*fabric.Document, error) {
-	var fab []string
+	return loadAlone(ctx, paths, document.KindFabric, fabric.Parse)
+}
+
+// loadAlone reads the document of kind that paths name, parsed by parse:
+// nil, and no error, when they name none; bad input when they name it
+// beside others, or name two.
+func loadAlone[D any](ctx context.Context, paths []string, kind string, parse func([]byte) (*D, error)) (*D, error) {
+	var found []string
 	for _, p := range paths {
-		if fileKind(p) == document.KindFabric {
-			fab = append(fab, p)
+		if fileKind(p) == kind {
+			found = append(found, p)
 		}
 	}
 	switch {
-	case len(fab) == 0:
+	case len(found) == 0:
 		return nil, nil
 	case len(paths) > 1:
-		return nil, badInput("%s: a fabric document is viewed alone: name it without other documents", strings.Join(fab, ", "))
+		return nil, badInput("%s: a %s document is viewed alone: name it without other documents", strings.Join(found, ", "), kind)
 	}
-	b, err := infile.Read(ctx, fab[0])
+	b, err := infile.Read(ctx, found[0])
 	if err != nil {
-		return nil, loadError(ctx, fab[0], err)
+		return nil, loadError(ctx, found[0], err)
 	}
-	doc, err := fabric.Parse(b)
+	doc, err := parse(b)
 	if err != nil {
-		return nil, badInput("%s: %v", fab[0], err)
+		return nil, badInput("%s: %v", found[0], err)
 	}
 	return doc, nil
 }

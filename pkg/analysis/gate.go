@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rdma-bench/rdma-bench/internal/infile"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
@@ -23,27 +23,19 @@ import (
 // none. A gate document beside others, or two, is bad input: its view is
 // of one gate.
 func LoadGate(ctx context.Context, paths []string) (*gate.Document, error) {
-	var found []string
-	for _, p := range paths {
-		if fileKind(p) == document.KindGate {
-			found = append(found, p)
-		}
+	return loadAlone(ctx, paths, document.KindGate, gate.Parse)
+}
+
+// LoadOther reads the fabric or gate document that paths name alone
+// ([LoadFabric], [LoadGate]): both nil, and no error, when they name the
+// documents of run and suite.
+func LoadOther(ctx context.Context, paths []string) (*fabric.Document, *gate.Document, error) {
+	fab, err := LoadFabric(ctx, paths)
+	if err != nil || fab != nil {
+		return fab, nil, err
 	}
-	switch {
-	case len(found) == 0:
-		return nil, nil
-	case len(paths) > 1:
-		return nil, badInput("%s: a gate document is viewed alone: name it without other documents", strings.Join(found, ", "))
-	}
-	b, err := infile.Read(ctx, found[0])
-	if err != nil {
-		return nil, loadError(ctx, found[0], err)
-	}
-	doc, err := gate.Parse(b)
-	if err != nil {
-		return nil, badInput("%s: %v", found[0], err)
-	}
-	return doc, nil
+	gd, err := LoadGate(ctx, paths)
+	return nil, gd, err
 }
 
 // GateCharts is the gate's one chart: each decided or undecided row's

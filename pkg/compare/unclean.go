@@ -57,22 +57,23 @@ func caveatNotes(rows []GateRow) []string {
 				g.Point, g.Metric.Name, thinMark, sides(b, g.Base.N, n, g.New.N)))
 		}
 	}
-	partial := map[string]bool{}
-	for _, g := range rows {
-		b, n := g.Base.Partial, g.New.Partial
-		if b+n > 0 && !partial[g.Point] {
-			partial[g.Point] = true
-			out = append(out, fmt.Sprintf("%s: %s cut short (partial: an interrupted run), pooled with the others by --allow-partial",
-				g.Point, sides(b, g.Base.N, n, g.New.N)))
-		}
-	}
+	out = append(out, perPoint(rows, func(c RunCounts) int { return c.Partial },
+		"cut short (partial: an interrupted run), pooled with the others by --allow-partial")...)
+	return append(out, perPoint(rows, func(c RunCounts) int { return c.Tick },
+		"had a median latency at the scheduler's tick (4 ms): the two sides took turns on one CPU; pin them apart with --cpu")...)
+}
+
+// perPoint is a note for each point some of whose runs carry a caveat
+// (count counts a side's), once a point whatever its metrics: "POINT: 2
+// of 10 base runs ... what".
+func perPoint(rows []GateRow, count func(RunCounts) int, what string) []string {
+	var out []string
 	seen := map[string]bool{}
 	for _, g := range rows {
-		b, n := g.Base.Tick, g.New.Tick
+		b, n := count(g.Base.RunCounts), count(g.New.RunCounts)
 		if b+n > 0 && !seen[g.Point] {
 			seen[g.Point] = true
-			out = append(out, fmt.Sprintf("%s: %s had a median latency at the scheduler's tick (4 ms): the two sides took turns on one CPU; pin them apart with --cpu",
-				g.Point, sides(b, g.Base.N, n, g.New.N)))
+			out = append(out, g.Point+": "+sides(b, g.Base.N, n, g.New.N)+" "+what)
 		}
 	}
 	return out

@@ -1,10 +1,7 @@
 package results
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -165,15 +162,7 @@ func TestMetaDiff(t *testing.T) {
 	}
 	// The MTU, the device's and a parameter a comparison ignores, is
 	// listed once.
-	dir := t.TempDir()
-	b, err := os.ReadFile("testdata/new/c.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "c.json"), bytes.ReplaceAll(b, []byte(`"mtu": 4096`), []byte(`"mtu": 1024`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bd, nd, bp, np = sides(t, []string{"testdata/base"}, []string{dir}, Options{})
+	bd, nd, bp, np = sides(t, []string{"testdata/base"}, []string{newWithMTU1024(t)}, Options{})
 	if m, err = Match(bp, np, []string{"mtu"}); err != nil {
 		t.Fatal(err)
 	}

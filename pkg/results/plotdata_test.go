@@ -245,15 +245,7 @@ func TestWhiskerCaveats(t *testing.T) {
 // values across the labels in one series, named with the change, instead
 // of a series a label.
 func TestTrendsJoinLabelParams(t *testing.T) {
-	dir := t.TempDir()
-	b, err := os.ReadFile("testdata/new/c.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "c.json"), bytes.ReplaceAll(b, []byte(`"mtu": 4096`), []byte(`"mtu": 1024`)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	charts, err := Trends(loadSides(t, dir, "testdata/base"), "lat.p50")
+	charts, err := Trends(loadSides(t, newWithMTU1024(t), "testdata/base"), "lat.p50")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,4 +268,19 @@ func TestTrendsJoinLabelParams(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("write_lat series %q, want one joined: %q", got, want)
 	}
+}
+
+// newWithMTU1024 is a directory holding testdata/new's document with an
+// MTU of 1024 where it had 4096: a side that changed the MTU.
+func newWithMTU1024(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := os.ReadFile("testdata/new/c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.json"), bytes.ReplaceAll(b, []byte(`"mtu": 4096`), []byte(`"mtu": 1024`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

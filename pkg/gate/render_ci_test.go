@@ -87,3 +87,30 @@ func TestCIFormats(t *testing.T) {
 		t.Errorf("-o xml: %v", err)
 	}
 }
+
+// TestParse: a saved gate reads back; another kind, another schema, or
+// rows whose sides disagree are refused by name.
+func TestParse(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	d, err, _ := runFake(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(5, 5)), factor: 1, noise: 0.01, secs: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Kind, d.SchemaVersion = Kind, SchemaVersion
+	b, err := d.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := Parse(b); err != nil || len(back.Rows) != 1 || back.Rows[0].Pairs != d.Rows[0].Pairs {
+		t.Fatalf("read back: %v", err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"kind": "gate"`, `"kind": "fabric"`, `kind "fabric": want "gate"`},
+		{`"schema_version": 2`, `"schema_version": 9`, "schema_version 9: this rdma-bench reads gate documents of version 2"},
+		{`"candidate": [`, `"candidate": [1,`, "rows[0] (write_lat 64 B): 10 base values and 11 candidate values"},
+	} {
+		if _, err := Parse(bytes.Replace(b, []byte(c.from), []byte(c.to), 1)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v, want %q", c.from, c.to, err, c.want)
+		}
+	}
+}

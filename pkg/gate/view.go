@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -16,18 +17,8 @@ import (
 // Parse reads a saved gate document: its kind must be [Kind] and its
 // schema version this package's; an error names what is wrong.
 func Parse(b []byte) (*Document, error) {
-	var head struct {
-		SchemaVersion int    `json:"schema_version"`
-		Kind          string `json:"kind"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("not a gate document: %w", err)
-	}
-	if head.Kind != Kind {
-		return nil, fmt.Errorf("kind %q: want %q", head.Kind, Kind)
-	}
-	if head.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("schema_version %d: this rdma-bench reads gate documents of version %d", head.SchemaVersion, SchemaVersion)
+	if err := document.CheckHead(b, Kind, SchemaVersion, SchemaVersion); err != nil {
+		return nil, err
 	}
 	d := &Document{}
 	if err := json.Unmarshal(b, d); err != nil {

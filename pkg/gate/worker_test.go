@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,9 @@ import (
 // fakeSideEnv makes this test binary play an rdma-bench side (see
 // TestMain): its value is the behaviour.
 const fakeSideEnv = "RDMA_BENCH_GATE_FAKE_SIDE"
+
+// slowLogEnv names the file a "slow" fake worker logs its start to.
+const slowLogEnv = "RDMA_BENCH_GATE_FAKE_SLOW_LOG"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(fakeSideEnv); mode != "" {
@@ -47,7 +51,8 @@ func fakeDoc(v float64) string {
 // second request), hang (never answers), garbage (answers text), schema
 // (a document of another schema),
 // protocol (a hello of another protocol), garbage-hello (text first),
-// slow (serves, but takes a second to start).
+// slow (serves, but takes a second to start, logged to the file that
+// slowLogEnv names).
 func fakeSide(mode string, args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -74,7 +79,13 @@ func fakeSide(mode string, args []string) int {
 		fmt.Println("latency 12 us")
 		return 0
 	case "slow":
+		// Say when it started and when it answers, on the file the test
+		// names, a second apart.
+		log, _ := os.OpenFile(os.Getenv(slowLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		fmt.Fprintf(log, "start %d\n", time.Now().UnixNano())
 		time.Sleep(time.Second)
+		fmt.Fprintf(log, "hello %d\n", time.Now().UnixNano())
+		log.Close()
 	}
 	b, _ := EncodeLine(hello)
 	os.Stdout.Write(b)
@@ -203,15 +214,37 @@ func TestPoolRenew(t *testing.T) {
 }
 
 // TestPoolRenewTogether: the two sides' workers are replaced at the same
-// time, so a renewal takes one side's start, not the sum of both.
+// time: the second fresh worker starts before the first has answered (one
+// after the other, it would start a second later), whatever the load.
 func TestPoolRenewTogether(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "slow.log")
+	t.Setenv(slowLogEnv, log)
 	p, _, _ := testPool(t, "slow", "slow")
-	t0 := time.Now()
+	if err := os.Remove(log); err != nil { // the first workers' lines
+		t.Fatal(err)
+	}
 	if err := p.Renew(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(t0); took >= 2*time.Second {
-		t.Errorf("renewing two workers that take a second each to start took %v: one after the other", took)
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts, hellos []int64
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var what string
+		var ns int64
+		if _, err := fmt.Sscanf(l, "%s %d", &what, &ns); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		if what == "start" {
+			starts = append(starts, ns)
+		} else {
+			hellos = append(hellos, ns)
+		}
+	}
+	if len(starts) != 2 || len(hellos) != 2 || slices.Max(starts) > slices.Min(hellos) {
+		t.Errorf("fresh workers: starts %v, answers %v: want both started before either answered\n%s", starts, hellos, b)
 	}
 }
 

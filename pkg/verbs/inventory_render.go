@@ -6,7 +6,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // WriteDevices writes devs to w for `rdma-bench devices`: indented JSON
@@ -40,8 +40,7 @@ func RenderDevices(w io.Writer, devs []DeviceInfo) error {
 				fmt.Fprintf(w, "    gids: %s\n", p.GIDError)
 				continue
 			}
-			t := tablewriter.NewTable(w)
-			t.Header("index", "type", "gid", "netdev", "default")
+			t := display.NewTable(w, false, "index", "type", "gid", "netdev", "default")
 			for _, g := range p.GIDs {
 				def := ""
 				if g.Default {

@@ -229,10 +229,11 @@ func writeNotes(ew *display.ErrWriter, g *group) {
 func openFigures(o *OpenLoop) string {
 	out := ""
 	if s := o.Service.Stats(); s != nil {
-		out += fmt.Sprintf("service p50 %.3f p99 %.3f us", s.P50US(), s.P99US())
+		out += fmt.Sprintf("service p50 %s p99 %s us", display.LatP50.Cell(s.P50US(), 0), display.LatP99.Cell(s.P99US(), s.Count))
 	}
 	if l := o.Lag.Stats(); l != nil {
-		out += fmt.Sprintf("; schedule lag p50 %.3f p99 %.3f max %.3f us", l.P50US(), l.P99US(), l.MaxUS())
+		out += fmt.Sprintf("; schedule lag p50 %s p99 %s max %s us", display.LatP50.Cell(l.P50US(), 0), display.LatP99.Cell(l.P99US(), l.Count),
+			display.LatMax.Cell(l.MaxUS(), 0))
 	}
 	if o.Behind > 0 {
 		out += fmt.Sprintf("; %d operations due were never issued", o.Behind)

@@ -40,6 +40,41 @@ func TestTitleNamesTheWays(t *testing.T) {
 	}
 }
 
+// TestSuiteNamesTheWays: the suite's table, which has no titles, names
+// the ways of running of its results on a settings line, a way that not
+// every RDMA result has with the workloads that have it; none without any.
+func TestSuiteNamesTheWays(t *testing.T) {
+	res := func(w, transport string, srq bool) *Result {
+		p := Params{Workload: w, Transport: transport, SizeBytes: 64, Completion: "poll", SRQ: srq}
+		if transport != "TCP" {
+			p.PostAPI, p.PageBytes = "ex", 2<<20
+		}
+		return &Result{Params: p, Kind: Latency, SamplesNS: []int64{9000, 9100}, Ops: 2}
+	}
+	doc := &Document{Results: []*Result{
+		res("write_lat", "RC", false), res("send_lat", "RC", true), res("tcp_lat", "TCP", false),
+		res("send_lat", "RC", true), // another size: send_lat named once
+	}}
+	c := BaselineEncoder{Baseline: func(w string) (string, bool) { return "tcp_lat", w != "tcp_lat" }}
+	var b strings.Builder
+	if err := c.Encode(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\nsettings: post_api=ex, pages=2 MiB, srq=true (send_lat)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in:\n%s", want, b.String())
+	}
+	for _, r := range doc.Results {
+		r.Params.PostAPI, r.Params.SRQ, r.Params.PageBytes = "", false, 4096
+	}
+	b.Reset()
+	if err := c.Encode(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "settings:") {
+		t.Errorf("a settings line without any setting:\n%s", b.String())
+	}
+}
+
 // TestComparisonCaveats: the suite's table shows each latency row's
 // sample count and marks a thin percentile, an unclean run (with the
 // counters that moved) and a median at the scheduler's tick (once, though

@@ -72,6 +72,9 @@ func (c BaselineEncoder) Encode(w io.Writer, doc *Document) error {
 		}
 	}
 	ew.Printf("completion: %s; each row against its baseline in the same mode\n", modes(results))
+	if line := settingsLine(results); line != "" {
+		ew.Printf("%s\n", line)
+	}
 	if len(lat) > 0 {
 		ew.Printf("\n%s\n", display.LatencyMeaning)
 		if err := renderComparison(ew, []any{"#bytes", "workload", "samples", "p50[usec]", "p99[usec]", "p99.9[usec]",
@@ -121,6 +124,44 @@ func modes(results []*Result) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// settingsLine names the ways of running ([ways]) of the results, as the
+// run table's titles do, for the suite's table, which has no titles:
+// "settings: post_api=ex, srq=true (send_lat, send_bw)" (in order of
+// first appearance), a way that not
+// every RDMA result has naming the workloads that have it; "" when none
+// has any.
+func settingsLine(results []*Result) string {
+	var order []string
+	on := map[string][]string{} // a way: the workloads with it
+	count := map[string]int{}   // a way: the results with it
+	rdma := 0
+	for _, r := range results {
+		if r.Transport != "TCP" {
+			rdma++
+		}
+		for _, w := range ways(r.Params) {
+			if _, ok := on[w]; !ok {
+				order = append(order, w)
+			}
+			count[w]++
+			if !slices.Contains(on[w], r.Workload) {
+				on[w] = append(on[w], r.Workload)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, w := range order {
+		parts[i] = w
+		if count[w] < rdma {
+			parts[i] += " (" + strings.Join(on[w], ", ") + ")"
+		}
+	}
+	return "settings: " + strings.Join(parts, ", ")
 }
 
 func renderComparison(w io.Writer, header []any, rows [][]string) error {

@@ -97,20 +97,7 @@ func groupTitle(g *group) string {
 		add("port", p.Port)
 		add("gid_index", p.GIDIndex)
 	}
-	// The ways of running one measurement that change what it measures,
-	// as perftest's preamble names them ("Using SRQ", its post API).
-	if p.PostAPI != "" {
-		add("post_api", p.PostAPI)
-	}
-	if p.SRQ {
-		add("srq", true)
-	}
-	if p.Mcast {
-		add("mcast_groups", len(p.McastGroups))
-	}
-	if p.PageBytes > 0 && p.PageBytes != smallPage {
-		add("pages", display.Size(p.PageBytes))
-	}
+	parts = append(parts, ways(p)...)
 	if p.RDMACM {
 		add("rdma_cm", true)
 	}
@@ -127,6 +114,31 @@ func groupTitle(g *group) string {
 		add(k, p.Extra[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// ways are the ways of running one measurement that change what it
+// measures, as perftest's preamble names them ("Using SRQ", its post
+// API), each "key=value", where p has one other than the usual: the one
+// rule of the run table's title and of the suite's settings line
+// ([settingsLine]).
+func ways(p Params) []string {
+	var out []string
+	add := func(k string, v any) { out = append(out, fmt.Sprintf("%s=%v", k, v)) }
+	// The post API is named whenever known: its default is the device's
+	// (ex where the device has it), so none is usual.
+	if p.PostAPI != "" {
+		add("post_api", p.PostAPI)
+	}
+	if p.SRQ {
+		add("srq", true)
+	}
+	if p.Mcast {
+		add("mcast_groups", len(p.McastGroups))
+	}
+	if p.PageBytes > 0 && p.PageBytes != smallPage {
+		add("pages", display.Size(p.PageBytes))
+	}
+	return out
 }
 
 // smallPage is the page size a buffer has without --use-hugepages, which

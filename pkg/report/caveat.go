@@ -53,13 +53,8 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 	for _, x := range document.FailedExpectations(r.Expectations) {
 		add(true, "expect: %s: %s", name, x)
 	}
-	if c := r.Counters; c != nil {
-		text := fmt.Sprintf("counters: %s: %s", name, c.Verdict)
-		if c.Wire != "" {
-			text += "; " + c.Wire
-		}
-		clean := c.Clean != nil && *c.Clean && (c.Wire == "" || isWithin(c.Wire))
-		add(!clean, "%s", text)
+	if said, caveat, ok := countersSaid(r); ok {
+		add(caveat, "counters: %s: %s", name, said)
 	}
 	if o := r.Open; o != nil {
 		add(true, "open loop: %s: latency from each operation's due time; %s", name, openFigures(o))
@@ -82,6 +77,24 @@ func rowNotes(name string, r *Result, s Summary) []rowNote {
 		add(true, "warning: %s: %d latency samples out of range (below 1 ns or above 1 h) are in no statistic", name, r.OutOfRange)
 	}
 	return out
+}
+
+// countersSaid is what r's port counters say of its run, the verdict and
+// the wire check ("client: not clean: ...; within the expected overhead
+// (...)"), and whether that is a caveat: the run was not clean, or put
+// other than the expected packets on the wire; ok is false when they were
+// not read. The table's note and the CSV's reason say it in these words.
+func countersSaid(r *Result) (said string, caveat, ok bool) {
+	c := r.Counters
+	if c == nil {
+		return "", false, false
+	}
+	said = c.Verdict
+	if c.Wire != "" {
+		said += "; " + c.Wire
+	}
+	clean := c.Clean != nil && *c.Clean && (c.Wire == "" || isWithin(c.Wire))
+	return said, !clean, true
 }
 
 // ExpectationSummary counts the verdicts of every result: "expect: 3 of

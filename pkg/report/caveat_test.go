@@ -162,6 +162,30 @@ func TestCSVCaveats(t *testing.T) {
 	if len(row) != len(csvHeader) {
 		t.Errorf("%d cells under %d columns", len(row), len(csvHeader))
 	}
+	// The reason is the table's note without the row's name: the wire
+	// check too, and a clean run that put other packets on the wire.
+	tr := true
+	for _, c := range []struct {
+		clean      *bool
+		wire, want string
+	}{
+		{&f, "within the expected overhead (tx_packets 10)", "counters: not clean: duplicate_request +1820 packets; within the expected overhead (tx_packets 10)"},
+		{&tr, "more than expected: tx_packets 900, want 10", "counters: clean; more than expected: tx_packets 900, want 10"},
+		{&tr, "within the expected overhead (tx_packets 10)", ""},
+	} {
+		r.Counters = &NICCounters{Clean: c.clean, Verdict: "clean", Wire: c.wire}
+		if !*c.clean {
+			r.Counters.Verdict = "not clean: duplicate_request +1820 packets"
+		}
+		row = csvRow(r, Summarize(r))
+		note := rowNotes("65536 bytes", r, Summarize(r))
+		if col("reason") != c.want {
+			t.Errorf("reason %q, want %q", col("reason"), c.want)
+		}
+		if c.want != "" && (len(note) != 1 || note[0].text != "counters: 65536 bytes: "+strings.TrimPrefix(c.want, "counters: ")) {
+			t.Errorf("table note %+v, want the reason's words", note)
+		}
+	}
 }
 
 // TestHgrmUnclean: hgrm comments on an unclean run once, in the table's

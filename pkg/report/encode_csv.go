@@ -93,15 +93,16 @@ func csvRow(r *Result, s Summary) []string {
 }
 
 // reasonCell says why a row's figures need a second look: the status's
-// reason and, for a run its counters saw unclean, what they saw, in the
-// table's words ("counters: not clean: ...").
+// reason and, for a run whose counters are a caveat (not clean, or other
+// than the expected packets on the wire), what they saw, in the table's
+// note's words ("counters: client: not clean: ...; within ...").
 func reasonCell(r *Result) string {
 	out := r.Reason
-	if c := r.Counters; c != nil && display.Unclean(c.Clean) {
+	if said, caveat, _ := countersSaid(r); caveat {
 		if out != "" {
 			out += "; "
 		}
-		out += "counters: " + c.Verdict
+		out += "counters: " + said
 	}
 	return out
 }

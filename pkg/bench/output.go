@@ -104,24 +104,40 @@ func (o *Output) Check() error {
 
 // CheckWorkload refuses, before anything runs, a format that would write
 // nothing of w: hgrm holds latency histograms only, and comparison puts
-// an RDMA workload beside its TCP baseline.
+// an RDMA workload beside its TCP baseline. The refusal names the formats
+// that w can have.
 func (o *Output) CheckWorkload(w workloads.Workload) error {
-	if o.Format == report.ComparisonEncoder {
-		if _, ok := catalog.Baseline(w.Name); !ok {
-			return inputError("-o %s puts an RDMA workload beside its TCP baseline, and %s has none (it is a baseline itself, or has no TCP counterpart): "+
-				"choose an RDMA workload, or -o table", report.ComparisonEncoder, w.Name)
-		}
+	if o.Format == report.ComparisonEncoder && !writes(report.ComparisonEncoder, w) {
+		return inputError("-o %s puts an RDMA workload beside its TCP baseline, and %s has none (it is a baseline itself, or has no TCP counterpart): "+
+			"choose an RDMA workload, or -o %s", report.ComparisonEncoder, w.Name, strings.Join(formatsFor(w), ", "))
 	}
-	if o.Format != "hgrm" || w.Latency() {
-		return nil
+	if o.Format == "hgrm" && !writes("hgrm", w) {
+		return inputError("-o hgrm writes latency histograms and %s measures bandwidth: choose a latency workload, or -o %s", w.Name, strings.Join(formatsFor(w), ", "))
 	}
-	var others []string
+	return nil
+}
+
+// writes tells whether the format writes something of w.
+func writes(format string, w workloads.Workload) bool {
+	switch format {
+	case report.ComparisonEncoder:
+		_, ok := catalog.Baseline(w.Name)
+		return ok
+	case "hgrm":
+		return w.Latency()
+	}
+	return true
+}
+
+// formatsFor are the formats that write something of w.
+func formatsFor(w workloads.Workload) []string {
+	var out []string
 	for _, n := range report.Encoders() {
-		if n != "hgrm" {
-			others = append(others, n)
+		if writes(n, w) {
+			out = append(out, n)
 		}
 	}
-	return inputError("-o hgrm writes latency histograms and %s measures bandwidth: choose a latency workload, or -o %s", w.Name, strings.Join(others, ", "))
+	return out
 }
 
 // Open starts the output file before anything runs, so that an

@@ -67,9 +67,19 @@ if [ -e "${docs[0]}" ]; then
 fi
 rmdir "$fresh"
 # The document's args name the directory it now lives in, not the
-# temporary one that is gone (the only place the random name occurs).
-d=$(printf '\001')
-sed -i "s${d}\"${fresh}\"${d}\"${results//&/\\&}\"${d}" "$json"
+# temporary one that is gone (the only place the random name occurs): the
+# two as JSON strings, replaced as text, not as a pattern.
+json_string() {
+	local s=${1//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//&/\\u0026}
+	s=${s//</\\u003c}
+	s=${s//>/\\u003e}
+	printf '"%s"' "$s"
+}
+doc=$(<"$json")
+printf '%s\n' "${doc//"$(json_string "$fresh")"/"$(json_string "$results")"}" >"$json.tmp"
+mv "$json.tmp" "$json"
 echo "saved $json" >&2
 
 # The report, made here from the saved document (the VM wrote it into the

@@ -120,6 +120,15 @@ type Device struct {
 	// NUMANode is the device's NUMA node (sysfs device/numa_node); -1
 	// when the kernel gives none; nil in documents from before it.
 	NUMANode *int `json:"numa_node,omitempty"`
+	// Chosen says why this device: "named by -d", "made by rdma-bench
+	// softroce up, ...", "the only RDMA device", "the first of 2 RDMA
+	// devices (mlx5_0, rxe0); -d names another"; "" in documents from
+	// before it.
+	Chosen string `json:"chosen,omitempty"`
+	// Provider is the libibverbs provider library loaded for the device
+	// ("/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"); "" when
+	// unknown.
+	Provider string `json:"provider,omitempty"`
 }
 
 // Peer is the other side of a two-process run.

@@ -59,13 +59,19 @@ func writeTableHeader(ew *display.ErrWriter, doc *Document) {
 	if commit == "" {
 		commit = "unknown"
 	}
-	ew.Printf("%s %s (commit %s) on %s, kernel %s, %s, %d cores, started %s\n",
+	ew.Printf("%s %s (commit %s) on %s, kernel %s, %s, %d cores, rdma-core %s, started %s\n",
 		orDash(t.Name), orDash(t.Version), commit, orDash(h.Hostname),
-		orDash(h.Kernel), orDash(h.CPUModel), h.Cores, doc.StartedAt.Format(time.RFC3339))
+		orDash(h.Kernel), orDash(h.CPUModel), h.Cores, orDash(h.RDMACore), doc.StartedAt.Format(time.RFC3339))
 	if d := doc.Device; d != nil {
 		ew.Printf("device %s port %d, %s, MTU %d, GID index %d (%s), firmware %s%s\n",
 			orDash(d.Name), d.Port, orDash(d.LinkLayer), d.MTU, d.GIDIndex,
 			orDash(d.GIDType), orDash(d.FirmwareVersion), deviceSysfs(d))
+		if d.Chosen != "" {
+			ew.Printf("device chosen: %s\n", d.Chosen)
+		}
+		if d.Provider != "" {
+			ew.Printf("provider: %s\n", d.Provider)
+		}
 	}
 	if p := h.Placement; p != nil {
 		ew.Printf("NUMA placement: %s\n", PlacementText(p))

@@ -111,10 +111,11 @@ func fixtureDocument() *Document {
 	bw64k.Expectations = []document.Expectation{{Expect: "bw>=95%link", Source: "floors.txt:2", Metric: "bw", Op: ">=", Limit: 95, Unit: "Gb/s", Value: &bw90, Note: "95% of the 100 Gb/s link"}}
 	return &Document{
 		Tool: Tool{Name: "rdma-bench", Version: "0.1.0", Commit: "abc1234"},
-		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2,
+		Host: Host{Hostname: "node1", Kernel: "6.1.0-test", CPUModel: "Test CPU @ 3.00GHz", Cores: 2, RDMACore: "44.0",
 			Placement: &Placement{Node: 1, CPUs: "8-15", Why: "mlx5_0's NUMA node, from sysfs"}},
 		Device: &Device{Name: "mlx5_0", FirmwareVersion: "20.31.1014", Port: 1, LinkLayer: "Ethernet",
-			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3, LinkRateGbps: 100, LinkRate: "100 Gb/sec (4X EDR)", NUMANode: &numaNode1},
+			MTU: 4096, GIDType: "RoCE v2", GIDIndex: 3, LinkRateGbps: 100, LinkRate: "100 Gb/sec (4X EDR)", NUMANode: &numaNode1,
+			Chosen: "the first of 2 RDMA devices (mlx5_0, rxe0); -d names another", Provider: "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so"},
 		StartedAt: fixtureTime,
 		Args:      []string{"rdma-bench", "write_lat", "-a", "10.0.0.1"},
 		Results:   []*Result{lat2, lat64, dur, bw64k, bw(1048576, 0), tcp},

@@ -75,6 +75,9 @@ func Up(name, netdev string) (Link, error) {
 	if err := netlink.RdmaLinkAdd(name, TypeRXE, netdev); err != nil {
 		return Link{}, fmt.Errorf("rdma link add %s type rxe netdev %s: %w", name, netdev, err)
 	}
+	if err := remember(name); err != nil {
+		return readLink(name), err
+	}
 	return readLink(name), nil
 }
 
@@ -99,7 +102,7 @@ func Down(name string) error {
 	if err := netlink.RdmaLinkDel(name); err != nil {
 		return fmt.Errorf("rdma link delete %s: %w", name, err)
 	}
-	return nil
+	return forget(name)
 }
 
 // Status lists the RDMA devices, soft-RoCE or not. A kernel without RDMA

@@ -177,7 +177,11 @@ func cmAddress(g verbs.GID, whose string) (string, error) {
 
 // cmSetup hands rdma_cm the worker's PD, CQ and queue sizes for one QP.
 func (n *rdmaSide) cmSetup(wk *rdmaWorker) verbs.CMSetup {
-	return func(*verbs.Context) (verbs.CMQPConfig, error) {
+	return func(c *verbs.Context) (verbs.CMQPConfig, error) {
+		if got, want := c.Name(), n.ctx.Name(); got != want {
+			return verbs.CMQPConfig{}, fmt.Errorf("rdma_cm resolved the connection onto device %s, not %s, this run's device (%s): "+
+				"name %s with -d, or give the address of %s's network interface", got, want, n.why, got, want)
+		}
 		return verbs.CMQPConfig{PD: n.pd, SendCQ: wk.cq, RecvCQ: wk.cq, MaxSendWR: n.s.spec.TxDepth,
 			MaxRecvWR: n.s.spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq}, nil
 	}

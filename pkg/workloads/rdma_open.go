@@ -23,6 +23,7 @@ type device struct {
 	gid    verbs.GIDEntry
 	pd     *verbs.PD
 	limits DeviceLimits
+	why    string // why this device ([chooseDevice])
 }
 
 // rdmaSide is one side's verbs resources: the device, and per worker
@@ -83,9 +84,11 @@ func openDevice(l Local, transport string, cm bool, ops verbs.SendOps) (_ *devic
 	if cm {
 		open = verbs.OpenCM
 	}
-	if d.ctx, err = open(l.Device); err != nil {
+	name, why := chooseDevice(l.Device)
+	if d.ctx, err = open(name); err != nil {
 		return nil, err
 	}
+	d.why = why
 	if d.port, err = d.ctx.ActivePort(l.IBPort); err != nil {
 		return nil, err
 	}
@@ -128,7 +131,8 @@ func (d *device) describe(l Local) *report.Device {
 	dev := &report.Device{Name: d.ctx.Name(), FirmwareVersion: d.limits.FirmwareVersion,
 		Driver: verbs.DeviceDriver(d.ctx.Name()), Port: l.IBPort,
 		LinkLayer: d.port.LinkLayer.String(), MTU: l.pathMTU(int(d.port.ActiveMTU)),
-		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index, GID: d.gid.GID.String()}
+		GIDType: d.gid.Type.String(), GIDIndex: d.gid.Index, GID: d.gid.GID.String(),
+		Chosen: d.why, Provider: verbs.Provider(d.ctx.Name())}
 	hostSys.describeSysfs(dev)
 	return dev
 }

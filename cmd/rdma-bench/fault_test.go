@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,5 +223,55 @@ func TestReportIntervalMinimum(t *testing.T) {
 			}
 			t.Logf("%d live figures; %v in all", strings.Count(r.stderr, "cumulative:"), took)
 		})
+	}
+}
+
+// TestLostCompletion: a run whose completion never comes while its peer
+// lives ends within the idle timeout, naming a lost completion and the
+// provider, never as a stopped peer nor a hang. The loss is made by
+// dropping every RoCE v2 packet (UDP port 4791) on the loopback interface,
+// which carries the VM's soft-RoCE traffic, under UC: an unreliable
+// connection does not send a dropped message again, so the receive it
+// was for never completes, on either side.
+func TestLostCompletion(t *testing.T) {
+	testenv.Device(t)
+	if _, err := exec.LookPath("tc"); err != nil {
+		t.Skip("no tc to drop packets with (iproute2)")
+	}
+	const idle = 2 * time.Second
+	tc := func(args ...string) error {
+		out, err := exec.Command("tc", args...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("tc %s: %w: %s", strings.Join(args, " "), err, out)
+		}
+		return nil
+	}
+	port := freePort(t)
+	srv := start(t, "server", "-p", port, "--idle-timeout", idle.String())
+	srv.await(t, "listening on", 10*time.Second)
+	cl := start(t, "run", "send_lat", "127.0.0.1", "-p", port, "-c", "UC", "-D", "60", "--idle-timeout", idle.String(),
+		"--report-interval", "200ms")
+	cl.await(t, "cumulative:", time.Minute)
+	if err := tc("qdisc", "add", "dev", "lo", "root", "handle", "1:", "prio"); err != nil {
+		t.Skipf("cannot add a qdisc to drop packets with: %v", err)
+	}
+	t.Cleanup(func() { tc("qdisc", "del", "dev", "lo", "root") })
+	if err := tc("filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32",
+		"match", "ip", "protocol", "17", "0xff", "match", "ip", "dport", "4791", "0xffff", "action", "drop"); err != nil {
+		t.Skipf("cannot drop RoCE packets: %v", err)
+	}
+	took := cl.wait(t, idle+margin+20*time.Second)
+	msg := cl.stderr.String()
+	t.Logf("the client ended %v after the drop: %s", took, lastLine(msg))
+	if took > idle+margin {
+		t.Errorf("took %v, want at most the idle timeout %v and a margin %v", took, idle, margin)
+	}
+	for _, want := range []string{"a completion was lost (the provider or the device dropped it)", "while the peer was alive", "provider "} {
+		if cl.code == 0 || !strings.Contains(msg, want) {
+			t.Errorf("exit %d; want a failure saying %q:\n%s", cl.code, want, msg)
+		}
+	}
+	if strings.Contains(msg, "stopped answering") {
+		t.Errorf("a lost completion read as a stopped peer:\n%s", msg)
 	}
 }

@@ -28,6 +28,10 @@ type session struct {
 	side   side
 	cmPort int // rdma_cm's port: the exchange's port number
 	abort  atomic.Bool
+	// alive is when the peer last showed a sign of life while measuring
+	// (unix nanoseconds): a loop without progress while the peer lives
+	// lost a completion ([lostCompletion]).
+	alive atomic.Int64
 }
 
 func newSession(spec Spec, local Local, w Workload, r role, conn *exchange.Conn, port int) *session {
@@ -170,6 +174,7 @@ func (s *session) measure(ctx context.Context) measurement {
 		}
 	}()
 	peerDone := make(chan error, 1)
+	s.alive.Store(time.Now().UnixNano())
 	go func() { peerDone <- s.awaitPeerDone() }()
 	stopBeats := s.heartbeat()
 	defer stopBeats()
@@ -197,8 +202,8 @@ func (s *session) measure(ctx context.Context) measurement {
 			done()
 		}
 	})
+	m.runErr = s.lostCompletion(firstError(m.workers))
 	peerErr := <-peerDone
-	m.runErr = firstError(m.workers)
 	if quiet && peerErr == nil && m.runErr == nil {
 		done()
 	}
@@ -223,6 +228,7 @@ func (s *session) awaitPeerDone() error {
 		var msg exchange.Sync
 		err := s.conn.RecvTimeout(exchange.MsgSync, &msg, s.local.IdleTimeout)
 		if err == nil && msg.Phase == phaseAlive {
+			s.alive.Store(time.Now().UnixNano())
 			continue
 		}
 		if err == nil && msg.Phase != phaseDone {

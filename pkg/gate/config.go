@@ -90,6 +90,10 @@ type Side struct {
 	After  string `json:"after,omitempty"`
 	// Version is what the binary's "version" command printed.
 	Version string `json:"version,omitempty"`
+	// RDMACore is the rdma-core the side's first RDMA run said it ran on
+	// ([RDMACoreOf]): with --base-env/--candidate-env LD_LIBRARY_PATH=...,
+	// the two sides' may differ.
+	RDMACore string `json:"rdma_core,omitempty"`
 	// RunsAs is how the side's runs were made: in a worker kept between
 	// runs, or a process each ([Pool]); RunsAsWhy says why not a worker.
 	RunsAs    string `json:"runs_as,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
@@ -222,11 +223,15 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 		}
 		doc.Runs++
 		doc.RunSeconds += m.Seconds
-		k := 0
+		k, doc0 := 0, &doc.Base
 		if s == &g.Config.Candidate {
-			k = 1
+			k, doc0 = 1, &doc.Candidate
 		}
 		got[k] = m
+		// A TCP run names no provider: an RDMA run's, which does, wins.
+		if doc0.RDMACore == "" || strings.HasPrefix(m.RDMACore, doc0.RDMACore+", ") {
+			doc0.RDMACore = m.RDMACore
+		}
 	}
 	r.Base = append(r.Base, got[0].Value)
 	r.Candidate = append(r.Candidate, got[1].Value)

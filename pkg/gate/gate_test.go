@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 // fakeRunner gives each side's runs a log-normal noise around a point's
@@ -53,7 +54,12 @@ func (f *fakeRunner) Run(ctx context.Context, s *Side, p Point) (Measurement, er
 		}
 	}
 	clean := f.runs%3 != 0
-	return Measurement{Value: v, Seconds: f.secs.Seconds(), Clean: &clean}, nil
+	// Each side's rdma-core: a TCP-like run names only a version.
+	core := map[string]string{"base": "44.0", "candidate": "50.0"}[s.Name]
+	if p.Workload != "tcp_lat" {
+		core += ", provider /" + s.Name + "/librxe-rdmav34.so"
+	}
+	return Measurement{Value: v, Seconds: f.secs.Seconds(), Clean: &clean, RDMACore: core}, nil
 }
 
 func testConfig(t *testing.T, points ...string) *Config {
@@ -114,6 +120,9 @@ func TestGateAA(t *testing.T) {
 	}
 	if saves < 10 {
 		t.Errorf("saved %d times, want once per round at least", saves)
+	}
+	if d.Base.RDMACore != "44.0, provider /base/librxe-rdmav34.so" || d.Candidate.RDMACore != "50.0, provider /candidate/librxe-rdmav34.so" {
+		t.Errorf("sides' rdma-core %q and %q; want each side's own", d.Base.RDMACore, d.Candidate.RDMACore)
 	}
 	if d.Runs != 2*2+2*2*10 || d.RunSeconds != float64(d.Runs) {
 		t.Errorf("runs %d in %g s, want %d in as many seconds", d.Runs, d.RunSeconds, 2*2+2*2*10)
@@ -329,5 +338,21 @@ func TestDocumentRoundTrip(t *testing.T) {
 	}
 	if back.Rows[0].Decision != d.Rows[0].Decision || len(back.Rows[0].Base) != len(d.Rows[0].Base) {
 		t.Fatal("rows differ")
+	}
+}
+
+func TestRDMACoreOf(t *testing.T) {
+	doc := &results.Document{}
+	doc.Host.RDMACore = "50.0"
+	if got := RDMACoreOf(doc); got != "50.0" {
+		t.Errorf("no device: %q", got)
+	}
+	doc.Device = &results.Device{Provider: "/opt/rdma-core/lib/librxe-rdmav34.so"}
+	if got := RDMACoreOf(doc); got != "50.0, provider /opt/rdma-core/lib/librxe-rdmav34.so" {
+		t.Errorf("with a provider: %q", got)
+	}
+	doc.Host.RDMACore = ""
+	if got := RDMACoreOf(doc); got != "unknown version, provider /opt/rdma-core/lib/librxe-rdmav34.so" {
+		t.Errorf("no version: %q", got)
 	}
 }

@@ -98,6 +98,9 @@ func sideText(s Side) string {
 	if len(s.Env) > 0 {
 		t += " [env " + strings.Join(s.Env, " ") + "]"
 	}
+	if s.RDMACore != "" {
+		t += " [rdma-core " + s.RDMACore + "]"
+	}
 	if s.Before != "" || s.After != "" {
 		t += fmt.Sprintf(" [before %q, after %q]", s.Before, s.After)
 	}

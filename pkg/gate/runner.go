@@ -28,6 +28,8 @@ type Measurement struct {
 	// AtTick is true for a latency run whose median sits at a multiple of
 	// the scheduler's tick ([display.AtTick]).
 	AtTick bool
+	// RDMACore is the run's rdma-core, as its document says ([RDMACoreOf]).
+	RDMACore string
 }
 
 // Runner measures one run of one point on one side.
@@ -155,7 +157,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 	if res.Workload != p.Workload || res.SizeBytes != p.SizeBytes {
 		return Measurement{}, fmt.Errorf("%s: the document holds %s at %d B", p, res.Workload, res.SizeBytes)
 	}
-	m := Measurement{Clean: res.Clean, Seconds: secs}
+	m := Measurement{Clean: res.Clean, Seconds: secs, RDMACore: RDMACoreOf(doc)}
 	var v *float64
 	if p.Latency {
 		if res.LatencyUS != nil {
@@ -174,6 +176,24 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 	m.Value = *v
 	m.AtTick = p.Latency && res.LatencyUS.AtTick()
 	return m, nil
+}
+
+// RDMACoreOf is the rdma-core a run's document says it ran on: its
+// version and, where known, the provider library ("50.0, provider
+// /opt/rdma-core/lib/librxe-rdmav34.so"); "" for a TCP run or when the
+// document says neither.
+func RDMACoreOf(doc *results.Document) string {
+	provider := ""
+	if doc.Device != nil {
+		provider = doc.Device.Provider
+	}
+	switch {
+	case provider == "":
+		return doc.Host.RDMACore
+	case doc.Host.RDMACore == "":
+		return "unknown version, provider " + provider
+	}
+	return doc.Host.RDMACore + ", provider " + provider
 }
 
 // shell runs one of a side's commands.

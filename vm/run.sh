@@ -6,7 +6,8 @@
 #        vm/run.sh --prepare
 #
 # The VM boots Debian's own kernel (linux-image-amd64's current ABI, e.g.
-# 6.1.0-56-amd64) under QEMU TCG (-accel tcg -cpu max -smp 2 -m 2G) through
+# 6.1.0-56-amd64) under QEMU (TCG, -accel tcg -cpu max, or KVM where it works:
+# RDMA_BENCH_VM_ACCEL below; -smp 2 -m 2G) through
 # the PVH entry of the uncompressed vmlinux, with a busybox initramfs
 # (vm/initramfs-init.sh) that mounts the host's / read-only over virtio-9p with
 # a tmpfs overlay, so the guest runs the host's own binaries and libraries.
@@ -40,6 +41,13 @@
 #                          (perftest -R) needs dummy0: it cannot resolve a
 #                          route to 127.0.0.1 on lo.
 #   RDMA_BENCH_VM_VERBOSE  1: stream the kernel console to stderr, keep the run dir
+#   RDMA_BENCH_VM_ACCEL    auto (default), kvm or tcg. auto takes KVM (-accel kvm
+#                          -cpu host) where /dev/kvm opens read-write and the CPU
+#                          flags show vmx or svm (hosted Linux runners offer
+#                          it), TCG otherwise, and says which and why. KVM has
+#                          never been tried by this project: the machine it is
+#                          built on has a /dev/kvm without vmx/svm (kvm_pvm), on
+#                          which Debian's kernel does not boot under KVM.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -357,12 +365,38 @@ write_cmd "$@"
 : >"$run/stderr"
 : >"$run/console.log"
 
+# pick_accel sets accel (QEMU's -accel and -cpu) and says which and why.
+pick_accel() {
+	local want=${RDMA_BENCH_VM_ACCEL:-auto} why
+	case $want in
+	tcg) accel=(-accel tcg -cpu max) why="RDMA_BENCH_VM_ACCEL=tcg" ;;
+	kvm) accel=(-accel kvm -cpu host) why="RDMA_BENCH_VM_ACCEL=kvm" ;;
+	auto)
+		if [[ ! -e /dev/kvm ]]; then
+			why="no /dev/kvm"
+		elif ! { : <>/dev/kvm; } 2>/dev/null; then
+			why="/dev/kvm cannot be opened read-write"
+		elif ! grep -qwE 'vmx|svm' /proc/cpuinfo; then
+			why="/dev/kvm is there but the CPU flags show neither vmx nor svm (a paravirtual KVM such as kvm_pvm, which Debian's kernel does not boot under)"
+		else
+			accel=(-accel kvm -cpu host)
+			note "accelerator: KVM (/dev/kvm opens and the CPU has vmx or svm)"
+			return
+		fi
+		accel=(-accel tcg -cpu max)
+		;;
+	*) die "RDMA_BENCH_VM_ACCEL=$want: want auto, kvm or tcg" ;;
+	esac
+	note "accelerator: ${accel[1]^^} ($why)"
+}
+pick_accel
+
 append="console=ttyS0 panic=-1 rdinit=/init i8042.noaux i8042.nokbd i8042.nopnp"
 [[ $verbose == 1 ]] || append+=" quiet"
 # shellcheck disable=SC2054 # commas separate QEMU suboptions
 qemu=(
 	qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-	-machine pc -accel tcg -cpu max -smp 2 -m 2G
+	-machine pc "${accel[@]}" -smp 2 -m 2G
 	-kernel "$kdir/vmlinux" -initrd "$initramfs" -append "$append"
 	-chardev "file,id=con,append=on,path=$(qemu_path "$run/console.log")" -serial chardev:con
 	-device virtio-serial-pci

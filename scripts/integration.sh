@@ -33,6 +33,11 @@ runner="$out/run.sh"
 chmod +x "$runner"
 make -s BIN=.build/rdma-bench build
 export RDMA_BENCH_BIN="$root/.build/rdma-bench"
+# The calibrated slowdown build (-tags rdmabench_slowdown): the slowdown
+# gate below, and TestLostCompletion (it can lose a completion on request).
+slow="$root/.build/rdma-bench-slowdown"
+go build -tags rdmabench_slowdown -o "$slow" ./cmd/rdma-bench
+export RDMA_BENCH_SLOW_BIN="$slow"
 
 log="$out/log"
 status=0
@@ -103,8 +108,6 @@ fi
 # more), so the gate must fail, exit 1, and name the point.
 {
 	echo "=== RUN   gate slowdown"
-	slow="$root/.build/rdma-bench-slowdown"
-	go build -tags rdmabench_slowdown -o "$slow" ./cmd/rdma-bench
 	rc=0
 	scripts/gate.sh write_lat:64 --candidate-bin "$slow" --candidate-env RDMA_BENCH_SLOWDOWN_NS=20000 \
 		--save-dir "$out/gate-slow" >"$out/gate-slow.log" 2>&1 || rc=$?

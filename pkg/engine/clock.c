@@ -13,6 +13,9 @@
 struct rb_tsc rb_tsc;
 #ifdef RB_SLOWDOWN
 int64_t rb_slowdown_ns[2];
+#ifdef RB_SLOWDOWN
+int64_t rb_drop_after;
+#endif
 #endif
 
 // A vDSO clock_gettime costs 20-60 ns; a trapped one (system call, or a

@@ -20,7 +20,7 @@ static int await_pong(struct rb_engine *e, uint64_t seq)
 			if (*flag == want)
 				return RB_OK;
 			if (q->posted - q->completed >= e->cq_mod) {
-				n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+				n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 				if (n < 0)
 					return rbe_verb_error(e, "ibv_poll_cq", EIO);
 			}
@@ -136,9 +136,9 @@ static int arrived(struct rb_engine *e, uint64_t *done, int *moved)
 		while (d < e->ol_posted && *rbe_flag(e, e->ol_seq0 + d + 1) == (uint8_t)(e->ol_seq0 + d + 1))
 			d++;
 		if (q->posted - q->completed >= e->cq_mod)
-			n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+			n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 	} else {
-		n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+		n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 	}
 	if (n < 0)
 		return rbe_verb_error(e, "ibv_poll_cq", EIO);

@@ -297,18 +297,18 @@ static int wait_event(struct rb_engine *e)
 // the CQ, polls once more to close the race, and waits for an event.
 int rbe_poll_cq(struct rb_engine *e, struct ibv_wc *wc, int *n)
 {
-	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+	*n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 	if (*n != 0 || !e->events)
 		goto out;
 	int r = ibv_req_notify_cq(e->cq, 0);
 	if (r)
 		return rbe_verb_error(e, "ibv_req_notify_cq", r);
-	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+	*n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 	if (*n != 0)
 		goto out;
 	if ((r = wait_event(e)))
 		return r;
-	*n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+	*n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 out:
 	if (*n < 0)
 		return rbe_verb_error(e, "ibv_poll_cq", EIO);

@@ -144,4 +144,29 @@ int rb_ping_open(struct rb_engine *e, uint64_t n, int64_t deadline_ns, int recor
 // posted is seen to complete and counted.
 int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t deadline_ns, int record);
 
+// rb_poll_cq is ibv_poll_cq. In a binary built with the rdmabench_slowdown
+// tag (slowdown.go) it can also lose one completion, as a faulty provider
+// does: the rb_drop_after-th completion polled is discarded (0: none), so
+// that the lost-completion path is tested on a device that loses none.
+#ifdef RB_SLOWDOWN
+extern int64_t rb_drop_after;
+static inline int rb_poll_cq(struct ibv_cq *cq, int max, struct ibv_wc *wc)
+{
+	int n = ibv_poll_cq(cq, max, wc);
+	if (n <= 0 || rb_drop_after <= 0)
+		return n;
+	if (rb_drop_after > n) {
+		rb_drop_after -= n;
+		return n;
+	}
+	int i = (int)rb_drop_after - 1;
+	for (; i + 1 < n; i++)
+		wc[i] = wc[i + 1];
+	rb_drop_after = 0;
+	return n - 1;
+}
+#else
+#define rb_poll_cq ibv_poll_cq
+#endif
+
 #endif

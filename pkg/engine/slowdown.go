@@ -4,7 +4,7 @@ package engine
 
 /*
 #cgo CFLAGS: -DRB_SLOWDOWN
-#include "clock.h"
+#include "rdma.h"
 */
 import "C"
 
@@ -21,10 +21,22 @@ import (
 // slowdown for the gate's proof (docs/gate.md); no release build has it,
 // and its version line says so.
 
+// It also reads RDMA_BENCH_DROP_COMPLETION=N: the Nth completion the
+// process polls is discarded, as a provider that loses one does (the
+// lost-completion test, cmd/rdma-bench/fault_test.go).
+
 // ApplySlowdown reads RDMA_BENCH_SLOWDOWN_NS and sets the spins; it
-// returns them in nanoseconds, latency then bandwidth.
+// returns them in nanoseconds, latency then bandwidth. It also reads
+// RDMA_BENCH_DROP_COMPLETION.
 func ApplySlowdown() ([2]int64, error) {
 	var ns [2]int64
+	if v := os.Getenv("RDMA_BENCH_DROP_COMPLETION"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return ns, fmt.Errorf("RDMA_BENCH_DROP_COMPLETION=%q: want the position of the completion to lose, 1 or more", v)
+		}
+		C.rb_drop_after = C.int64_t(n)
+	}
 	v := os.Getenv("RDMA_BENCH_SLOWDOWN_NS")
 	if v == "" {
 		return ns, nil

@@ -96,7 +96,7 @@ int rb_stream(struct rb_engine *e, uint64_t n_send, uint64_t n_recv, int64_t dea
 		// While it can still post, an event-mode sender does not sleep.
 		int n, sends = 0, recvs = 0;
 		if (progress && e->events)
-			n = ibv_poll_cq(e->cq, POLL_BATCH, wc);
+			n = rb_poll_cq(e->cq, POLL_BATCH, wc);
 		else if ((r = rbe_poll_cq(e, wc, &n)))
 			return rbe_finish(e, r);
 		if (n < 0)

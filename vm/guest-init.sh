@@ -17,8 +17,10 @@ run=/run/rdma-bench-vm
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 rxe_name=rxe0
 rxe_netdev=lo
+rxe=yes
 while IFS='=' read -r key value; do
 	[[ $key == netdev ]] && rxe_netdev=$value
+	[[ $key == rxe ]] && rxe=$value
 done <"$run/config"
 
 # log MSG notes a step in the kernel log (shown with RDMA_BENCH_VM_VERBOSE=1).
@@ -75,16 +77,39 @@ if [[ $rxe_netdev == dummy0 ]]; then
 	{ ip link add dummy0 type dummy && ip addr add 169.254.77.1/16 dev dummy0 &&
 		ip link set dummy0 up; } || fail "creating dummy0 failed"
 fi
-modprobe rdma_rxe || fail "modprobe rdma_rxe failed"
-log "rdma_rxe loaded"
-rdma link add "$rxe_name" type rxe netdev "$rxe_netdev" ||
-	fail "rdma link add $rxe_name type rxe netdev $rxe_netdev failed"
-state=/sys/class/infiniband/$rxe_name/ports/1/state
-for _ in $(seq 50); do
-	[[ $(<"$state") == *ACTIVE* ]] && break
-	sleep 0.1
-done
-[[ $(<"$state") == *ACTIVE* ]] || fail "$rxe_name port 1 is not active: $(<"$state")"
+# no_rxe makes the guest a host whose kernel lacks rdma_rxe: the module
+# tree becomes writable (an overlay), rdma_rxe leaves it, and the headers
+# the host has for this kernel are its build directory, as a headers
+# package makes it.
+no_rxe() {
+	local m=/lib/modules/$(uname -r)
+	mkdir -p /tmp/rb-modules/upper /tmp/rb-modules/work
+	mount -t overlay -o "lowerdir=$m,upperdir=/tmp/rb-modules/upper,workdir=/tmp/rb-modules/work" overlay "$m" ||
+		fail "making $m writable failed"
+	find "$m" -name 'rdma_rxe.ko*' -delete
+	depmod || fail "depmod failed"
+	! modprobe -n rdma_rxe 2>/dev/null || fail "rdma_rxe is still there after its removal"
+	if [[ -d /usr/src/linux-headers-$(uname -r) ]]; then
+		rm -f "$m/build"
+		ln -s "/usr/src/linux-headers-$(uname -r)" "$m/build"
+	fi
+	log "rdma_rxe removed from the module tree"
+}
+
+if [[ $rxe == none ]]; then
+	no_rxe
+else
+	modprobe rdma_rxe || fail "modprobe rdma_rxe failed"
+	log "rdma_rxe loaded"
+	rdma link add "$rxe_name" type rxe netdev "$rxe_netdev" ||
+		fail "rdma link add $rxe_name type rxe netdev $rxe_netdev failed"
+	state=/sys/class/infiniband/$rxe_name/ports/1/state
+	for _ in $(seq 50); do
+		[[ $(<"$state") == *ACTIVE* ]] && break
+		sleep 0.1
+	done
+	[[ $(<"$state") == *ACTIVE* ]] || fail "$rxe_name port 1 is not active: $(<"$state")"
+fi
 
 ulimit -l unlimited || fail "ulimit -l unlimited failed"
 

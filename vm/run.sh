@@ -40,6 +40,11 @@
 #                          with 169.254.77.1/16 (GID index 1 too). rdma_cm
 #                          (perftest -R) needs dummy0: it cannot resolve a
 #                          route to 127.0.0.1 on lo.
+#   RDMA_BENCH_VM_RXE      yes (default) or none: no rxe0, and rdma_rxe removed
+#                          from the guest's module tree (a writable overlay,
+#                          depmod run), as on a hosted runner whose kernel lacks
+#                          it; /lib/modules/VER/build points at the host's
+#                          /usr/src/linux-headers-VER when that exists
 #   RDMA_BENCH_VM_VERBOSE  1: stream the kernel console to stderr, keep the run dir
 #   RDMA_BENCH_VM_ACCEL    auto (default), kvm or tcg. auto takes KVM (-accel kvm
 #                          -cpu host) where /dev/kvm opens read-write and the CPU
@@ -55,6 +60,7 @@ cache_root=${RDMA_BENCH_VM_CACHE:-$HOME/.cache/rdma-bench-vm}
 verbose=${RDMA_BENCH_VM_VERBOSE:-0}
 timeout=${RDMA_BENCH_VM_TIMEOUT:-1200}
 netdev=${RDMA_BENCH_VM_NETDEV:-lo}
+rxe=${RDMA_BENCH_VM_RXE:-yes}
 
 # Host packages: QEMU and the initramfs tools, plus what the guest runs (the
 # guest uses the host's root file system, so these are its packages too).
@@ -329,6 +335,7 @@ lo) addr=127.0.0.1 ;;
 dummy0) addr=169.254.77.1 ;;
 *) echo "vm/run.sh: RDMA_BENCH_VM_NETDEV must be lo or dummy0, got '$netdev'" >&2 && exit 2 ;;
 esac
+[[ $rxe == yes || $rxe == none ]] || { echo "vm/run.sh: RDMA_BENCH_VM_RXE must be yes or none, got '$rxe'" >&2 && exit 2; }
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || { echo "vm/run.sh: --timeout wants a whole number of seconds, got '$timeout'" >&2 && exit 2; }
 if ((prepare_only)); then
 	(($# == 0)) || { usage >&2 && exit 2; }
@@ -359,7 +366,7 @@ else
 fi
 
 cp "$here/guest-init.sh" "$run/guest-init.sh"
-printf 'work=%s\nmodules=%s\nnetdev=%s\n' "$work" "$modules" "$netdev" >"$run/config"
+printf 'work=%s\nmodules=%s\nnetdev=%s\nrxe=%s\n' "$work" "$modules" "$netdev" "$rxe" >"$run/config"
 write_cmd "$@"
 : >"$run/stdout"
 : >"$run/stderr"

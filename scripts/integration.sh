@@ -119,6 +119,34 @@ fi
 		echo "--- FAIL: gate slowdown (exit $rc, \"$line\"; want exit 1 and write_lat 64 B named)"
 	fi
 } 2>&1 | tee -a "$log"
+# The hosted-runner rehearsal (docs/ci.md): the VM booted without rdma_rxe
+# (RDMA_BENCH_VM_RXE=none), the module built by scripts/ci/rxe-module.sh for
+# the VM's exact kernel from Debian's source and headers (on the host, into
+# .build/rxe-cache: from scratch once per clone), then installed, loaded and
+# gated on inside the VM by scripts/ci/rehearse-runner.sh.
+{
+	echo "=== RUN   runner rehearsal"
+	if [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		echo "--- SKIP: runner rehearsal (this host has RDMA devices; the rehearsal boots the VM without rdma_rxe)"
+	else
+		rc=0
+		vmk=$(vm/run.sh --prepare 2>/dev/null | sed -n 's/^vm\/run.sh: ready: kernel \([^,]*\), .*/\1/p')
+		t0=$(date +%s)
+		scripts/ci/rxe-module.sh --kernel "${vmk:-unknown}" --cache "$root/.build/rxe-cache" >"$out/rxe-module.log" 2>&1 || rc=$?
+		t1=$(date +%s)
+		if [ "$rc" -eq 0 ]; then
+			RDMA_BENCH_VM_NETDEV=dummy0 RDMA_BENCH_VM_RXE=none vm/run.sh --timeout 900 -- \
+				scripts/ci/rehearse-runner.sh "$root/.build/rxe-cache" >"$out/rehearsal.log" 2>&1 || rc=$?
+		fi
+		cat "$out/rxe-module.log" "$out/rehearsal.log" 2>/dev/null | grep -E '^(rxe-module|rehearsal):'
+		if [ "$rc" -eq 0 ] && ! grep -q '^rehearsal: FAIL' "$out/rehearsal.log"; then
+			echo "--- PASS: runner rehearsal (rdma_rxe built for $vmk in $((t1 - t0)) s, loaded, gated on)"
+		else
+			cat "$out/rxe-module.log" "$out/rehearsal.log" 2>/dev/null | tail -n 40
+			echo "--- FAIL: runner rehearsal (exit $rc)"
+		fi
+	fi
+} 2>&1 | tee -a "$log"
 passed=$(grep -c '^--- PASS' "$log" || true)
 failed=$(grep -c '^--- FAIL' "$log" || true)
 skipped=$(grep -c '^--- SKIP' "$log" || true)

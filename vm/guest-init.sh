@@ -82,7 +82,8 @@ fi
 # the host has for this kernel are its build directory, as a headers
 # package makes it.
 no_rxe() {
-	local m=/lib/modules/$(uname -r)
+	local m
+	m=/lib/modules/$(uname -r)
 	mkdir -p /tmp/rb-modules/upper /tmp/rb-modules/work
 	mount -t overlay -o "lowerdir=$m,upperdir=/tmp/rb-modules/upper,workdir=/tmp/rb-modules/work" overlay "$m" ||
 		fail "making $m writable failed"

@@ -165,16 +165,23 @@ func loadModule() error {
 	}
 	release, _ := readAttr("/proc/sys/kernel/osrelease")
 	_, statErr := os.Stat(filepath.Join("/lib/modules", release))
-	return modprobeError(release, strings.TrimSpace(string(out)), err, statErr == nil)
+	_, hdrErr := os.Stat(filepath.Join("/lib/modules", release, "build", "Makefile"))
+	return modprobeError(release, strings.TrimSpace(string(out)), err, statErr == nil, hdrErr == nil)
 }
 
 // modprobeError explains a failed `modprobe rdma_rxe`: a missing module (or
-// no modules at all for this kernel) gets ErrNoModule and the ways around it.
-func modprobeError(release, out string, err error, haveModules bool) error {
+// no modules at all for this kernel) gets ErrNoModule, whether the
+// kernel's headers are there, and the ways around it.
+func modprobeError(release, out string, err error, haveModules, haveHeaders bool) error {
 	if strings.Contains(out, "not found") || !haveModules {
-		return fmt.Errorf("%w (kernel %s): run inside the project's QEMU VM, which has soft-RoCE: "+
-			"vm/run.sh -- COMMAND (make test does this); on Ubuntu, install linux-modules-extra-%s",
-			ErrNoModule, release, release)
+		headers := "no headers (/lib/modules/" + release + "/build): the script installs linux-headers-" + release
+		if haveHeaders {
+			headers = "its headers are in /lib/modules/" + release + "/build"
+		}
+		return fmt.Errorf("%w (kernel %s; %s): build it from this kernel's distribution source with "+
+			"sudo scripts/ci/rxe-module.sh --install --load (in rdma-bench's repository; docs/ci.md), or install linux-modules-extra-%s where Ubuntu has it; "+
+			"on a kernel without RDMA at all, run inside the project's QEMU VM: vm/run.sh -- COMMAND (make test does this)",
+			ErrNoModule, release, headers, release)
 	}
 	if out == "" {
 		return fmt.Errorf("modprobe rdma_rxe: %w", err)

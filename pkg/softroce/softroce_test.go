@@ -41,21 +41,27 @@ func TestUnknownNetdevError(t *testing.T) {
 
 func TestModprobeError(t *testing.T) {
 	fail := errors.New("exit status 1")
-	missing := modprobeError("6.18.44", "modprobe: FATAL: Module rdma_rxe not found in directory /lib/modules/6.18.44", fail, true)
-	noModules := modprobeError("6.18.44", "", fail, false)
+	missing := modprobeError("6.18.44", "modprobe: FATAL: Module rdma_rxe not found in directory /lib/modules/6.18.44", fail, true, true)
+	noModules := modprobeError("6.18.44", "", fail, false, false)
+	if msg := missing.Error(); !strings.Contains(msg, "its headers are in /lib/modules/6.18.44/build") {
+		t.Errorf("%q does not say the headers are there", msg)
+	}
+	if msg := noModules.Error(); !strings.Contains(msg, "no headers (/lib/modules/6.18.44/build): the script installs linux-headers-6.18.44") {
+		t.Errorf("%q does not say the headers are missing", msg)
+	}
 	for _, err := range []error{missing, noModules} {
 		if !errors.Is(err, ErrNoModule) {
 			t.Errorf("%v: want ErrNoModule", err)
 		}
 		msg := err.Error()
-		for _, want := range []string{"kernel has no rdma_rxe module", "6.18.44", "vm/run.sh", "make test", "linux-modules-extra-6.18.44"} {
+		for _, want := range []string{"kernel has no rdma_rxe module", "6.18.44", "scripts/ci/rxe-module.sh --install --load", "vm/run.sh", "make test", "linux-modules-extra-6.18.44"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("%q lacks %q", msg, want)
 			}
 		}
 	}
 
-	other := modprobeError("6.8.0", "modprobe: ERROR: could not insert 'rdma_rxe': Operation not permitted", fail, true)
+	other := modprobeError("6.8.0", "modprobe: ERROR: could not insert 'rdma_rxe': Operation not permitted", fail, true, true)
 	if errors.Is(other, ErrNoModule) {
 		t.Errorf("%v: a permission error is not ErrNoModule", other)
 	}
@@ -63,7 +69,7 @@ func TestModprobeError(t *testing.T) {
 	if other.Error() != want {
 		t.Errorf("got %q, want %q", other, want)
 	}
-	if got := modprobeError("6.8.0", "", fail, true).Error(); got != "modprobe rdma_rxe: exit status 1" {
+	if got := modprobeError("6.8.0", "", fail, true, true).Error(); got != "modprobe rdma_rxe: exit status 1" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -130,6 +130,26 @@ func TestBuildReport(t *testing.T) {
 	}
 }
 
+// TestBuildReportLabels: --labels orders the documents reported on, not
+// the base's, which need not have those labels.
+func TestBuildReportLabels(t *testing.T) {
+	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{fixtures + "base.json"},
+		Charts: ChartOptions{Labels: "candidate"}}
+	r, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lat := r.Sections[0]; len(lat.Tables) != 2 || lat.Tables[0].Caption != "label base" || lat.Tables[1].Caption != "label candidate" {
+		t.Errorf("latency tables: want the base's then the new side's")
+	}
+	// A label the documents reported on lack is still refused.
+	o.Charts.Labels = "base"
+	if _, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &bytes.Buffer{}); err == nil ||
+		!strings.Contains(err.Error(), `no document labelled "base"`) {
+		t.Errorf("--labels base: %v, want no document labelled base", err)
+	}
+}
+
 func TestPlotWritesCharts(t *testing.T) {
 	charts, err := ChartOptions{}.Plot(context.Background(), []string{fixtures + "base.json"}, []string{"latency"}, &bytes.Buffer{})
 	if err != nil {

@@ -41,7 +41,11 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	}
 	drawn, drawnSides := docs, sides
 	if len(o.Bases) > 0 {
-		baseDocs, baseSides, err := o.Charts.sidesOf(ctx, "--base", o.Bases, notes)
+		// --labels orders the documents reported on; the base's own
+		// labels go by their started_at.
+		bc := o.Charts
+		bc.Labels = ""
+		baseDocs, baseSides, err := bc.sidesOf(ctx, "--base", o.Bases, notes)
 		if err != nil {
 			return plot.Report{}, err
 		}

@@ -75,21 +75,38 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 // bothSides are the base's groups then the new side's, each named apart
 // for the charts and tables that draw both: a group without a label is
 // "base" or "new", and a label both sides have is prefixed with its
-// side's name.
+// side's name. A name so made that is already another group's gets a
+// number, "base (2)", so that no two groups share one.
 func bothSides(base, new []*results.Group) []*results.Group {
 	labels := map[string]int{}
 	for _, s := range slices.Concat(base, new) {
 		labels[s.Label]++
 	}
+	// The labels kept as they are: a name made up for another group
+	// must not be one of them.
+	used := map[string]bool{}
+	for l, n := range labels {
+		if l != "" && n == 1 {
+			used[l] = true
+		}
+	}
 	name := func(side string, groups []*results.Group) []*results.Group {
 		out := make([]*results.Group, len(groups))
 		for i, s := range groups {
 			c := *s
+			want := ""
 			switch {
 			case c.Label == "":
-				c.Label = side
+				want = side
 			case labels[c.Label] > 1:
-				c.Label = side + " " + c.Label
+				want = side + " " + c.Label
+			}
+			if want != "" {
+				c.Label = want
+				for n := 2; used[c.Label]; n++ {
+					c.Label = fmt.Sprintf("%s (%d)", want, n)
+				}
+				used[c.Label] = true
 			}
 			out[i] = &c
 		}

@@ -151,6 +151,29 @@ func TestBuildReportLabels(t *testing.T) {
 	}
 }
 
+// TestBuildReportBaseOnce: the base's documents are read once, so a
+// note on one left out is said once.
+func TestBuildReportBaseOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{fixtures + "base.json", "../../cmd/rdma-bench/testdata/views/gate.json"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var notes bytes.Buffer
+	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{dir}}
+	if _, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &notes); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(notes.String(), "gate.json: left out: "); n != 1 {
+		t.Errorf("the note on gate.json said %d times, want once: %q", n, notes.String())
+	}
+}
+
 func TestPlotWritesCharts(t *testing.T) {
 	charts, err := ChartOptions{}.Plot(context.Background(), []string{fixtures + "base.json"}, []string{"latency"}, &bytes.Buffer{})
 	if err != nil {

@@ -40,12 +40,14 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 		return plot.Report{}, err
 	}
 	drawn, drawnSides := docs, sides
+	var baseDocs []*results.Document
 	if len(o.Bases) > 0 {
 		// --labels orders the documents reported on; the base's own
 		// labels go by their started_at.
 		bc := o.Charts
 		bc.Labels = ""
-		baseDocs, baseSides, err := bc.sidesOf(ctx, "--base", o.Bases, notes)
+		var baseSides []*results.Group
+		baseDocs, baseSides, err = bc.sidesOf(ctx, "--base", o.Bases, notes)
 		if err != nil {
 			return plot.Report{}, err
 		}
@@ -63,7 +65,7 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	if len(o.Bases) > 0 {
 		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly,
 			SessionNoisePct: o.SessionNoisePct}
-		sec, err := comparisonSection(ctx, co, o.Bases, paths, docs, notes)
+		sec, err := comparisonSection(ctx, co, o.Bases, paths, baseDocs, docs)
 		if err != nil {
 			return plot.Report{}, err
 		}
@@ -192,16 +194,14 @@ func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.C
 	return out
 }
 
-// comparisonSection compares the report's documents against the bases:
-// the gate's outcome, what differs, the verdicts and the whiskers.
-func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, docs []*results.Document, notes io.Writer) (plot.Section, error) {
+// comparisonSection compares the report's documents, docs (which paths
+// name), against the base's, base (which bases name, loaded once by the
+// report): the gate's outcome, what differs, the verdicts and the
+// whiskers.
+func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, base, docs []*results.Document) (plot.Section, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return plot.Section{}, badInput("--fail-on: %v", err)
-	}
-	base, err := LoadDocs(ctx, notes, bases...)
-	if err != nil {
-		return plot.Section{}, loadError(ctx, "--base", err)
 	}
 	s := &Sides{Base: base, New: docs,
 		BaseName: results.SideName(strings.Join(bases, " "), base), NewName: results.SideName(strings.Join(paths, " "), docs)}

@@ -10,7 +10,8 @@ import (
 
 // cellText is what a side's cell adds for its runs with caveats: " (2
 // unclean)" when they are among the values, " (2 unclean left out)" when
-// they were dropped, " (10 thin*)" for percentiles from too few samples,
+// they were dropped, " (10 thin*)" for percentiles from too few samples
+// (display.ThinMark, as the run's tables mark such a figure),
 // " (3 at tick)" for medians at the scheduler's tick, " (1 partial)" for
 // runs cut short; "" when none.
 func (c RunCounts) cellText() string {
@@ -22,7 +23,7 @@ func (c RunCounts) cellText() string {
 		parts = append(parts, fmt.Sprintf("%d unclean left out", c.Dropped))
 	}
 	if c.Thin > 0 {
-		parts = append(parts, fmt.Sprintf("%d thin%s", c.Thin, thinMark))
+		parts = append(parts, fmt.Sprintf("%d thin%s", c.Thin, display.ThinMark))
 	}
 	if c.Tick > 0 {
 		parts = append(parts, fmt.Sprintf("%d at tick", c.Tick))
@@ -35,10 +36,6 @@ func (c RunCounts) cellText() string {
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }
-
-// thinMark marks a count of runs whose percentile came from too few
-// samples, as display.ThinMark marks such a figure in the run's tables.
-const thinMark = "*"
 
 // caveatNotes are the notes of the rows' caveats, in the rows' order:
 // unclean runs per point, then percentiles from too few samples per
@@ -54,7 +51,7 @@ func caveatNotes(rows []GateRow) []string {
 		b, n := g.Base.Thin, g.New.Thin
 		if b+n > 0 {
 			out = append(out, fmt.Sprintf("%s %s%s: %s have fewer latency samples than the percentile needs (p99: 100, p99.9: 1,000): each such value is the run's largest sample, or near it; run longer (-n, -D)",
-				g.Point, g.Metric.Name, thinMark, sides(b, g.Base.N, n, g.New.N)))
+				g.Point, g.Metric.Name, display.ThinMark, sides(b, g.Base.N, n, g.New.N)))
 		}
 	}
 	out = append(out, perPoint(rows, func(c RunCounts) int { return c.Partial },

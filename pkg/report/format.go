@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // group is a run of results sharing every parameter but size and
@@ -135,15 +136,14 @@ func ways(p Params) []string {
 	if p.Mcast {
 		add("mcast_groups", len(p.McastGroups))
 	}
-	if p.PageBytes > 0 && p.PageBytes != smallPage {
+	// Huge pages only, which --use-hugepages asks for: without it a
+	// buffer has the host's pages (4 KiB, 16 or 64 KiB on some arm64
+	// hosts), which nobody chose.
+	if p.PageBytes >= point.HugePageBytes {
 		add("pages", display.Size(p.PageBytes))
 	}
 	return out
 }
-
-// smallPage is the page size a buffer has without --use-hugepages, which
-// the title leaves out.
-const smallPage = 4096
 
 // warmups is the group's warm-up, or its range when the sizes differ.
 func warmups(g *group) string {

@@ -42,6 +42,28 @@ func TestTitleNamesTheWays(t *testing.T) {
 	}
 }
 
+// TestTitleCountsOneSidesGroups: mcast_groups counts the server's
+// groups, not the client's too where the client receives (a latency
+// workload, -b).
+func TestTitleCountsOneSidesGroups(t *testing.T) {
+	gids := []string{"ff0e::1", "ff0e::2", "ff0e::3", "ff0e::4"}
+	for _, c := range []struct {
+		workload string
+		kind     Kind
+		bidir    bool
+		want     string
+	}{
+		{"send_bw", Bandwidth, false, "mcast_groups=4"},
+		{"send_bw", Bandwidth, true, "mcast_groups=2"},
+		{"send_lat", Latency, false, "mcast_groups=2"},
+	} {
+		r := &Result{Params: Params{Workload: c.workload, Transport: "UD", SizeBytes: 64, Bidir: c.bidir, Mcast: true, McastGroups: gids}, Kind: c.kind}
+		if title := groupTitle(groupResults([]*Result{r})[0]); !strings.Contains(title, " "+c.want) {
+			t.Errorf("%s (bidir %v): title %q, want %s", c.workload, c.bidir, title, c.want)
+		}
+	}
+}
+
 // TestSuiteNamesTheWays: the suite's table, which has no titles, names
 // the ways of running of its results on a settings line, a way that not
 // every RDMA result has with the workloads that have it; none without any.

@@ -68,17 +68,39 @@ fi
 rmdir "$fresh"
 # The document's args name the directory it now lives in, not the
 # temporary one that is gone (the only place the random name occurs): the
-# two as JSON strings, replaced as text, not as a pattern.
+# two as JSON strings, replaced as text, not as a pattern. json_string
+# writes a string as rdma-bench's encoder (Go's encoding/json) does, byte
+# for byte, so that the temporary one is found: \\ and \", the control
+# characters as \b \f \n \r \t or \u00XX, the HTML ones (& < >) and
+# U+2028 and U+2029 as \uXXXX. (Text that is not UTF-8, which Go writes as
+# \ufffd, is not found: the args then keep the temporary name, as said
+# below.)
 json_string() {
-	local s=${1//\\/\\\\}
+	local s=${1//\\/\\\\} c ch esc
 	s=${s//\"/\\\"}
+	s=${s//$'\b'/\\b}
+	s=${s//$'\f'/\\f}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\r'/\\r}
+	s=${s//$'\t'/\\t}
+	for ((c = 1; c < 32; c++)); do
+		printf -v ch %b "\\x$(printf %02x "$c")"
+		printf -v esc '\\u%04x' "$c"
+		s=${s//"$ch"/"$esc"}
+	done
 	s=${s//&/\\u0026}
 	s=${s//</\\u003c}
 	s=${s//>/\\u003e}
+	s=${s//$'\xe2\x80\xa8'/\\u2028}
+	s=${s//$'\xe2\x80\xa9'/\\u2029}
 	printf '"%s"' "$s"
 }
 doc=$(<"$json")
-printf '%s\n' "${doc//"$(json_string "$fresh")"/"$(json_string "$results")"}" >"$json.tmp"
+from=$(json_string "$fresh")
+if [[ $doc != *"$from"* ]]; then
+	echo "bench: $json: its args do not name $fresh as this script writes it: they keep naming it" >&2
+fi
+printf '%s\n' "${doc//"$from"/"$(json_string "$results")"}" >"$json.tmp"
 mv "$json.tmp" "$json"
 echo "saved $json" >&2
 

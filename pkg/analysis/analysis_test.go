@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -130,6 +131,49 @@ func TestBuildReport(t *testing.T) {
 	}
 }
 
+// TestBuildReportLabels: --labels orders the documents reported on, not
+// the base's, which need not have those labels.
+func TestBuildReportLabels(t *testing.T) {
+	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{fixtures + "base.json"},
+		Charts: ChartOptions{Labels: "candidate"}}
+	r, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lat := r.Sections[0]; len(lat.Tables) != 2 || lat.Tables[0].Caption != "label base" || lat.Tables[1].Caption != "label candidate" {
+		t.Errorf("latency tables: want the base's then the new side's")
+	}
+	// A label the documents reported on lack is still refused.
+	o.Charts.Labels = "base"
+	if _, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &bytes.Buffer{}); err == nil ||
+		!strings.Contains(err.Error(), `no document labelled "base"`) {
+		t.Errorf("--labels base: %v, want no document labelled base", err)
+	}
+}
+
+// TestBuildReportBaseOnce: the base's documents are read once, so a
+// note on one left out is said once.
+func TestBuildReportBaseOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{fixtures + "base.json", "../../cmd/rdma-bench/testdata/views/gate.json"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var notes bytes.Buffer
+	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{dir}}
+	if _, err := BuildReport(context.Background(), o, []string{fixtures + "slower.json"}, &notes); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(notes.String(), "gate.json: left out: "); n != 1 {
+		t.Errorf("the note on gate.json said %d times, want once: %q", n, notes.String())
+	}
+}
+
 func TestPlotWritesCharts(t *testing.T) {
 	charts, err := ChartOptions{}.Plot(context.Background(), []string{fixtures + "base.json"}, []string{"latency"}, &bytes.Buffer{})
 	if err != nil {
@@ -231,14 +275,63 @@ func TestCleanOnlyPointByPoint(t *testing.T) {
 }
 
 // TestBothSides: the base's groups come first; a group without a label
-// is named by its side, and a label both sides have is prefixed with it.
+// is named by its side, and a label both sides have is prefixed with it;
+// a name so made that another group has already is numbered.
 func TestBothSides(t *testing.T) {
 	g := func(l string) *results.Group { return &results.Group{Label: l} }
-	var got []string
-	for _, s := range bothSides([]*results.Group{g("fw-A"), g("")}, []*results.Group{g("fw-A"), g("fw-B"), g("")}) {
-		got = append(got, s.Label)
+	for _, c := range []struct {
+		base, new []*results.Group
+		want      []string
+	}{
+		{[]*results.Group{g("fw-A"), g("")}, []*results.Group{g("fw-A"), g("fw-B"), g("")},
+			[]string{"base fw-A", "base", "new fw-A", "fw-B", "new"}},
+		// The names made up are other groups' labels.
+		{[]*results.Group{g("new"), g("fw-A"), g("")}, []*results.Group{g("base"), g("fw-A"), g("base fw-A"), g("")},
+			[]string{"new", "base fw-A (2)", "base (2)", "base", "new fw-A", "base fw-A", "new (2)"}},
+	} {
+		var got []string
+		for _, s := range bothSides(c.base, c.new) {
+			got = append(got, s.Label)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("labels %q, want %q", got, c.want)
+		}
 	}
-	if want := []string{"base fw-A", "base", "new fw-A", "fw-B", "new"}; !slices.Equal(got, want) {
-		t.Errorf("labels %q, want %q", got, want)
+}
+
+// TestBuildReportUnlabelled: a report of documents without a label
+// against a base labelled "new" draws both sides apart.
+func TestBuildReportUnlabelled(t *testing.T) {
+	dir := t.TempDir()
+	relabel := func(from, label string) string {
+		b, err := os.ReadFile(fixtures + from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if label == "" {
+			delete(doc, "label")
+		} else {
+			doc["label"] = label
+		}
+		if b, err = json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, label+from)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	o := ReportOptions{Title: "t", FailOn: compare.DefaultThresholdSpec, Bases: []string{relabel("base.json", "new")}}
+	r, err := BuildReport(context.Background(), o, []string{relabel("slower.json", "")}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lat := r.Sections[0]; len(lat.Tables) != 2 || lat.Tables[0].Caption != "label new" || lat.Tables[1].Caption != "label new (2)" {
+		t.Errorf("latency tables: want the base's then the new side's")
 	}
 }

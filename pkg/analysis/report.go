@@ -40,8 +40,14 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 		return plot.Report{}, err
 	}
 	drawn, drawnSides := docs, sides
+	var baseDocs []*results.Document
 	if len(o.Bases) > 0 {
-		baseDocs, baseSides, err := o.Charts.sidesOf(ctx, "--base", o.Bases, notes)
+		// --labels orders the documents reported on; the base's own
+		// labels go by their started_at.
+		bc := o.Charts
+		bc.Labels = ""
+		var baseSides []*results.Group
+		baseDocs, baseSides, err = bc.sidesOf(ctx, "--base", o.Bases, notes)
 		if err != nil {
 			return plot.Report{}, err
 		}
@@ -59,7 +65,7 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 	if len(o.Bases) > 0 {
 		co := CompareOptions{FailOn: o.FailOn, Ignore: o.Ignore, AllowPartial: o.Charts.AllowPartial, CleanOnly: o.Charts.CleanOnly,
 			SessionNoisePct: o.SessionNoisePct}
-		sec, err := comparisonSection(ctx, co, o.Bases, paths, docs, notes)
+		sec, err := comparisonSection(ctx, co, o.Bases, paths, baseDocs, docs)
 		if err != nil {
 			return plot.Report{}, err
 		}
@@ -71,21 +77,38 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 // bothSides are the base's groups then the new side's, each named apart
 // for the charts and tables that draw both: a group without a label is
 // "base" or "new", and a label both sides have is prefixed with its
-// side's name.
+// side's name. A name so made that is already another group's gets a
+// number, "base (2)", so that no two groups share one.
 func bothSides(base, new []*results.Group) []*results.Group {
 	labels := map[string]int{}
 	for _, s := range slices.Concat(base, new) {
 		labels[s.Label]++
 	}
+	// The labels kept as they are: a name made up for another group
+	// must not be one of them.
+	used := map[string]bool{}
+	for l, n := range labels {
+		if l != "" && n == 1 {
+			used[l] = true
+		}
+	}
 	name := func(side string, groups []*results.Group) []*results.Group {
 		out := make([]*results.Group, len(groups))
 		for i, s := range groups {
 			c := *s
+			want := ""
 			switch {
 			case c.Label == "":
-				c.Label = side
+				want = side
 			case labels[c.Label] > 1:
-				c.Label = side + " " + c.Label
+				want = side + " " + c.Label
+			}
+			if want != "" {
+				c.Label = want
+				for n := 2; used[c.Label]; n++ {
+					c.Label = fmt.Sprintf("%s (%d)", want, n)
+				}
+				used[c.Label] = true
 			}
 			out[i] = &c
 		}
@@ -171,16 +194,14 @@ func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.C
 	return out
 }
 
-// comparisonSection compares the report's documents against the bases:
-// the gate's outcome, what differs, the verdicts and the whiskers.
-func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, docs []*results.Document, notes io.Writer) (plot.Section, error) {
+// comparisonSection compares the report's documents, docs (which paths
+// name), against the base's, base (which bases name, loaded once by the
+// report): the gate's outcome, what differs, the verdicts and the
+// whiskers.
+func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, base, docs []*results.Document) (plot.Section, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return plot.Section{}, badInput("--fail-on: %v", err)
-	}
-	base, err := LoadDocs(ctx, notes, bases...)
-	if err != nil {
-		return plot.Section{}, loadError(ctx, "--base", err)
 	}
 	s := &Sides{Base: base, New: docs,
 		BaseName: results.SideName(strings.Join(bases, " "), base), NewName: results.SideName(strings.Join(paths, " "), docs)}

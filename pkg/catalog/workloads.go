@@ -105,7 +105,7 @@ func Lookup(name string) (Workload, error) {
 }
 
 // Baseline returns the TCP workload an RDMA workload is compared with,
-// for the suite's comparison (report.Comparison).
+// for the suite's comparison (report.BaselineEncoder).
 func Baseline(workload string) (string, bool) {
 	w, err := Lookup(workload)
 	if err != nil || w.Baseline == "" {

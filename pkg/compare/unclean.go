@@ -10,7 +10,8 @@ import (
 
 // cellText is what a side's cell adds for its runs with caveats: " (2
 // unclean)" when they are among the values, " (2 unclean left out)" when
-// they were dropped, " (10 thin*)" for percentiles from too few samples,
+// they were dropped, " (10 thin*)" for percentiles from too few samples
+// (display.ThinMark, as the run's tables mark such a figure),
 // " (3 at tick)" for medians at the scheduler's tick, " (1 partial)" for
 // runs cut short; "" when none.
 func (c RunCounts) cellText() string {
@@ -22,7 +23,7 @@ func (c RunCounts) cellText() string {
 		parts = append(parts, fmt.Sprintf("%d unclean left out", c.Dropped))
 	}
 	if c.Thin > 0 {
-		parts = append(parts, fmt.Sprintf("%d thin%s", c.Thin, thinMark))
+		parts = append(parts, fmt.Sprintf("%d thin%s", c.Thin, display.ThinMark))
 	}
 	if c.Tick > 0 {
 		parts = append(parts, fmt.Sprintf("%d at tick", c.Tick))
@@ -36,17 +37,13 @@ func (c RunCounts) cellText() string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// thinMark marks a count of runs whose percentile came from too few
-// samples, as display.ThinMark marks such a figure in the run's tables.
-const thinMark = "*"
-
 // caveatNotes are the notes of the rows' caveats, in the rows' order:
 // unclean runs per point, then percentiles from too few samples per
 // point and metric, then medians at the scheduler's tick per point.
 func caveatNotes(rows []GateRow) []string {
 	out := uncleanNotes(rows)
 	for _, g := range rows {
-		if n := MedianNote(g.MedianChangePct, g.ChangePct, g.ChangeLoPct, g.ChangeHiPct); n != "" {
+		if n := MedianNote(EstimateOf(g.Method), g.MedianChangePct, g.ChangePct, g.ChangeLoPct, g.ChangeHiPct); n != "" {
 			out = append(out, g.Point+" "+g.Metric.Name+": "+n)
 		}
 	}
@@ -54,7 +51,7 @@ func caveatNotes(rows []GateRow) []string {
 		b, n := g.Base.Thin, g.New.Thin
 		if b+n > 0 {
 			out = append(out, fmt.Sprintf("%s %s%s: %s have fewer latency samples than the percentile needs (p99: 100, p99.9: 1,000): each such value is the run's largest sample, or near it; run longer (-n, -D)",
-				g.Point, g.Metric.Name, thinMark, sides(b, g.Base.N, n, g.New.N)))
+				g.Point, g.Metric.Name, display.ThinMark, sides(b, g.Base.N, n, g.New.N)))
 		}
 	}
 	out = append(out, perPoint(rows, func(c RunCounts) int { return c.Partial },
@@ -150,18 +147,64 @@ func LeftOutText(n int) string {
 	return fmt.Sprintf("%d unclean runs left out (--clean-only)", n)
 }
 
+// Estimate is how a change and its interval were estimated, which
+// [MedianNote] names.
+type Estimate int
+
+// The estimates.
+const (
+	// EstimateRuns: the two-sample Hodges-Lehmann estimate over the runs,
+	// the median of new/base over every pair of a base value and a new
+	// one ([ShiftInterval]): compare's [MethodRuns],
+	// [MethodSessionNoise] (its interval widened) and [MethodOneSession],
+	// and the unpaired gate.
+	EstimateRuns Estimate = iota
+	// EstimateSessions: the difference of the two sides' means of their
+	// sessions' log medians, with Student's t interval ([MethodSessions]).
+	EstimateSessions
+	// EstimatePairs: the one-sample Hodges-Lehmann estimate of the pairs'
+	// log ratios, the median of their Walsh averages, with signed-rank
+	// bounds ([PairedShift]): the paired gate.
+	EstimatePairs
+)
+
+// EstimateOf is the estimate of a row of compare whose Method is method.
+func EstimateOf(method string) Estimate {
+	if method == MethodSessions {
+		return EstimateSessions
+	}
+	return EstimateRuns
+}
+
+// what says what the change of an estimate is, and why two medians can
+// differ from it.
+func (e Estimate) what() string {
+	switch e {
+	case EstimateSessions:
+		return "the change compares the sessions, the mean of each side's log session medians (Student's t interval): " +
+			"each session counts once however many runs it holds, where the two medians pool every run"
+	case EstimatePairs:
+		return "the change is the one-sample Hodges-Lehmann estimate of the pairs' log ratios (the median of their Walsh averages): " +
+			"each candidate run against the base run beside it, where the two medians set each side's runs apart, drift included"
+	default:
+		return "the change is the Hodges-Lehmann estimate of new/base over every pair of a base value and a new one, " +
+			"which two medians of a skewed or many-mode sample can misstate"
+	}
+}
+
 // MedianNote says, when the medians' change (new median / base median -
 // 1, in per cent) lies outside the change's interval [lo, hi], why the
-// table's change is not theirs; "" when they agree.
+// table's change, estimated as e says, is not theirs; "" when they
+// agree.
 // Every view of a change beside two medians (compare, the gate) says it
 // so: both are right, and the reader must know which the change is.
-func MedianNote(medianPct, changePct, lo, hi float64) string {
+func MedianNote(e Estimate, medianPct, changePct, lo, hi float64) string {
 	if math.IsNaN(medianPct) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""
 	}
 	if medianPct >= lo && medianPct <= hi {
 		return ""
 	}
-	return fmt.Sprintf("the medians differ by %s, the change is %s %s: the change is the Hodges-Lehmann estimate of new/base over "+
-		"every pair of values, which two medians of a skewed or many-mode sample can misstate", display.Pct(medianPct), display.Pct(changePct), display.Interval(lo, hi))
+	return fmt.Sprintf("the medians differ by %s, the change is %s %s: %s",
+		display.Pct(medianPct), display.Pct(changePct), display.Interval(lo, hi), e.what())
 }

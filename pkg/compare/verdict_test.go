@@ -207,15 +207,26 @@ func TestHintRepeat(t *testing.T) {
 }
 
 // TestMedianNote: a medians' change outside the change's interval is
-// explained; one inside it, or an unbounded interval, is not.
+// explained, in the words of the estimate; one inside it, or an
+// unbounded interval, is not.
 func TestMedianNote(t *testing.T) {
-	if n := MedianNote(-30.6, -3.6, -5.1, -2.0); !strings.Contains(n, "the medians differ by -30.6%, the change is -3.6% [-5.1%, -2.0%]") {
-		t.Errorf("outside: %q", n)
+	for e, want := range map[Estimate]string{
+		EstimateRuns:     "the Hodges-Lehmann estimate of new/base over every pair of a base value and a new one",
+		EstimateSessions: "the mean of each side's log session medians (Student's t interval)",
+		EstimatePairs:    "the one-sample Hodges-Lehmann estimate of the pairs' log ratios",
+	} {
+		n := MedianNote(e, -30.6, -3.6, -5.1, -2.0)
+		if !strings.HasPrefix(n, "the medians differ by -30.6%, the change is -3.6% [-5.1%, -2.0%]: ") || !strings.Contains(n, want) {
+			t.Errorf("estimate %d, outside: %q, want %q", e, n, want)
+		}
 	}
-	if n := MedianNote(-3.0, -3.6, -5.1, -2.0); n != "" {
+	if n := MedianNote(EstimateRuns, -3.0, -3.6, -5.1, -2.0); n != "" {
 		t.Errorf("inside: %q", n)
 	}
-	if n := MedianNote(-30, -3.6, math.Inf(-1), math.Inf(1)); n != "" {
+	if n := MedianNote(EstimateRuns, -30, -3.6, math.Inf(-1), math.Inf(1)); n != "" {
 		t.Errorf("unbounded: %q", n)
+	}
+	if EstimateOf(MethodSessions) != EstimateSessions || EstimateOf(MethodSessionNoise) != EstimateRuns || EstimateOf(MethodRuns) != EstimateRuns {
+		t.Errorf("EstimateOf: sessions %d, session noise %d, runs %d", EstimateOf(MethodSessions), EstimateOf(MethodSessionNoise), EstimateOf(MethodRuns))
 	}
 }

@@ -1,6 +1,6 @@
 // Package document owns the JSON document that rdma-bench run and suite
 // save: its types, its schema version, its writer ([Encode]) and its
-// reader ([Parse], [Load], [Each]). It is cgo-free, so the offline
+// reader ([Parse], [Each]). It is cgo-free, so the offline
 // commands (compare, plot, report) read documents without rdma-core.
 //
 // The measuring side (pkg/report) converts its measurement into a

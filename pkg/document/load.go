@@ -192,7 +192,7 @@ func readDoc(path string, read func(string) ([]byte, error)) (*Document, error) 
 	return d, nil
 }
 
-// Parse decodes and checks one document (see [Load]); its Path is empty.
+// Parse decodes and checks one document (see [Each]); its Path is empty.
 func Parse(b []byte) (*Document, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, errors.New("empty: want an rdma-bench JSON document")

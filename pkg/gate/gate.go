@@ -314,6 +314,15 @@ func (g *Gate) noteSpread(doc *Document, end int) bool {
 	return said
 }
 
+// estimate is how [Change] estimates with m, as compare.MedianNote names
+// it.
+func (m Method) estimate() compare.Estimate {
+	if m == Unpaired {
+		return compare.EstimateRuns
+	}
+	return compare.EstimatePairs
+}
+
 // Change is a row's change by the method.
 func Change(m Method, base, cand []float64, confidence float64) (compare.Shift, error) {
 	if m == Unpaired {

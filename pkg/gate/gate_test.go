@@ -166,7 +166,7 @@ func TestGateUndecidedWithinBudget(t *testing.T) {
 	if !(r.DetectablePct > 0) {
 		t.Errorf("undecided row: detectable %g, want a positive figure", r.DetectablePct)
 	}
-	if n := Notes(r); len(n) == 0 || !strings.Contains(n[0], "not \"no regression\"") {
+	if n := Notes(r, c.Method); len(n) == 0 || !strings.Contains(n[0], "not \"no regression\"") {
 		t.Errorf("notes %q", n)
 	}
 }

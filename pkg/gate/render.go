@@ -74,7 +74,7 @@ func settingsText(d *Document) string {
 func allNotes(d *Document) []string {
 	var out []string
 	for _, r := range d.Rows {
-		for _, n := range Notes(r) {
+		for _, n := range Notes(r, d.Settings.Method) {
 			out = append(out, fmt.Sprintf("%s %s: %s", r.Label(), r.Metric, n))
 		}
 	}
@@ -172,8 +172,9 @@ func decisionCell(r *Row) string {
 }
 
 // Notes are what a row's reader needs beside its cells: why it is
-// undecided and what would decide it, and the caveats of its runs.
-func Notes(r *Row) []string {
+// undecided and what would decide it, why its change is not its medians'
+// (estimated by m), and the caveats of its runs.
+func Notes(r *Row, m Method) []string {
 	var n []string
 	lim := r.limit()
 	switch {
@@ -189,7 +190,7 @@ func Notes(r *Row) []string {
 			"most of the time is %s (threshold %g%%); %s; a longer --budget would decide", r.Pairs, det, lim, spreadText(r)))
 	}
 	if len(r.Looks) > 0 && r.BaseMedian > 0 {
-		if m := compare.MedianNote(100*(r.CandidateMedian/r.BaseMedian-1), r.EstimatePct, float64(r.LoPct), float64(r.HiPct)); m != "" {
+		if m := compare.MedianNote(m.estimate(), 100*(r.CandidateMedian/r.BaseMedian-1), r.EstimatePct, float64(r.LoPct), float64(r.HiPct)); m != "" {
 			n = append(n, m)
 		}
 	}

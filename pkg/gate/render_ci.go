@@ -63,7 +63,7 @@ func WriteJUnit(w io.Writer, d *Document) error {
 		for i, c := range cells {
 			ev = append(ev, columns[i]+": "+c)
 		}
-		notes := Notes(r)
+		notes := Notes(r, d.Settings.Method)
 		c := compare.JUnitCase{Name: r.Metric, Classname: r.Label(), Out: strings.Join(append(ev, notes...), "\n")}
 		msg := fmt.Sprintf("%s %s: %s, change %s", r.Label(), r.Metric, decisionCell(r), changeCell(r))
 		switch {

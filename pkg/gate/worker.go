@@ -49,7 +49,7 @@ func (r *Pool) Start(ctx context.Context, sides ...*Side) error {
 		for _, s := range sides {
 			w, err := startWorker(ctx, s, r.Log)
 			if err != nil {
-				why = err.Error()
+				why = err.Error() + ": both sides run as a process per run"
 				break
 			}
 			r.workers[s] = w
@@ -189,7 +189,9 @@ func (w *worker) wait() error {
 }
 
 // startWorker starts s's worker and reads its hello. A binary without
-// the mode, or one that speaks another protocol, is an error saying so.
+// the mode, or one that speaks another protocol, is an error saying so;
+// what the gate does then is its caller's to say ([Pool.Start] falls
+// back to a process per run, [Pool.Renew] fails).
 func startWorker(ctx context.Context, s *Side, log io.Writer) (*worker, error) {
 	w := &worker{side: s.Name, tail: &tailBuffer{}, lines: make(chan []byte, 1)}
 	w.cmd = exec.Command(s.Bin, WorkerCommand)
@@ -225,7 +227,7 @@ func startWorker(ctx context.Context, s *Side, log io.Writer) (*worker, error) {
 	}
 	if err != nil {
 		w.close()
-		return nil, fmt.Errorf("the %s side (%s) has no worker this gate can use (%v): both sides run as a process per run", s.Name, s.display(), err)
+		return nil, fmt.Errorf("the %s side (%s) has no worker this gate can use (%v)", s.Name, s.display(), err)
 	}
 	return w, nil
 }

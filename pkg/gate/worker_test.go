@@ -157,7 +157,8 @@ func TestPoolWorkers(t *testing.T) {
 func TestPoolFallsBack(t *testing.T) {
 	for _, mode := range []string{"old", "protocol", "garbage-hello"} {
 		p, base, cand := testPool(t, "ok", mode)
-		if base.RunsAs != RunsAsProcess || cand.RunsAs != RunsAsProcess || !strings.Contains(base.RunsAsWhy, "candidate side") {
+		if base.RunsAs != RunsAsProcess || cand.RunsAs != RunsAsProcess || !strings.Contains(base.RunsAsWhy, "candidate side") ||
+			!strings.HasSuffix(base.RunsAsWhy, ": both sides run as a process per run") {
 			t.Errorf("%s: runs as %q and %q (%q), want both processes, naming the candidate", mode, base.RunsAs, cand.RunsAs, base.RunsAsWhy)
 		}
 		if m, err := p.Run(context.Background(), cand, lat64); err != nil || m.Value != 10 {
@@ -210,6 +211,20 @@ func TestPoolRenew(t *testing.T) {
 	}
 	if m, err := p.Run(context.Background(), base, lat64); err != nil || m.Value != 11 {
 		t.Errorf("a run in the fresh worker: %+v, %v", m, err)
+	}
+}
+
+// TestPoolRenewFails: a fresh worker that cannot serve fails Renew with
+// an error naming the side and why, and not saying that the sides fall
+// back to a process per run, which only Start does.
+func TestPoolRenewFails(t *testing.T) {
+	p, _, cand := testPool(t, "ok", "ok")
+	cand.Env = []string{fakeSideEnv + "=old"}
+	err := p.Renew(context.Background())
+	if err == nil || !strings.HasPrefix(err.Error(), "a fresh worker: the candidate side (") ||
+		!strings.HasSuffix(err.Error(), `: rdma-bench: unknown command "worker")`) ||
+		strings.Contains(err.Error(), "process per run") {
+		t.Errorf("Renew: %v; want the candidate side's failure, without the fallback", err)
 	}
 }
 

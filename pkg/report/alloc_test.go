@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// chunkSize is the engine's default sample buffer (verbs.EngineSpec's
+// chunkSize is the engine's default sample buffer (engine.Spec's
 // SampleCap): a duration-mode ping loop records one chunk of that many
 // samples per engine call.
 const chunkSize = 1 << 16

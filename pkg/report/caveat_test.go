@@ -26,17 +26,41 @@ func TestSweepOneTable(t *testing.T) {
 
 // TestTitleNamesTheWays: a table's title names every way of running that
 // changes what is measured (post API, SRQ, multicast groups, huge pages),
-// and leaves out the usual page.
+// and leaves out the host's own pages, whatever their size.
 func TestTitleNamesTheWays(t *testing.T) {
 	r := &Result{Params: Params{Workload: "send_bw", Transport: "UD", SizeBytes: 64, PostAPI: "classic", SRQ: true, Mcast: true,
 		McastGroups: []string{"ff0e::1", "ff0e::2"}, PageBytes: 2 << 20}, Kind: Bandwidth}
 	if title := groupTitle(groupResults([]*Result{r})[0]); !strings.Contains(title, " post_api=classic srq=true mcast_groups=2 pages=2 MiB") {
 		t.Errorf("title %q: want post_api, srq, mcast_groups and pages", title)
 	}
-	r.Params = Params{Workload: "write_lat", SizeBytes: 64, PageBytes: 4096}
-	r.Kind = Latency
-	if title := groupTitle(groupResults([]*Result{r})[0]); strings.Contains(title, "pages=") || strings.Contains(title, "srq") {
-		t.Errorf("title %q: the usual ways need no word", title)
+	for _, page := range []int{4 << 10, 16 << 10, 64 << 10} {
+		r.Params = Params{Workload: "write_lat", SizeBytes: 64, PageBytes: page}
+		r.Kind = Latency
+		if title := groupTitle(groupResults([]*Result{r})[0]); strings.Contains(title, "pages=") || strings.Contains(title, "srq") {
+			t.Errorf("title %q (pages of %d bytes): the usual ways need no word", title, page)
+		}
+	}
+}
+
+// TestTitleCountsOneSidesGroups: mcast_groups counts the server's
+// groups, not the client's too where the client receives (a latency
+// workload, -b).
+func TestTitleCountsOneSidesGroups(t *testing.T) {
+	gids := []string{"ff0e::1", "ff0e::2", "ff0e::3", "ff0e::4"}
+	for _, c := range []struct {
+		workload string
+		kind     Kind
+		bidir    bool
+		want     string
+	}{
+		{"send_bw", Bandwidth, false, "mcast_groups=4"},
+		{"send_bw", Bandwidth, true, "mcast_groups=2"},
+		{"send_lat", Latency, false, "mcast_groups=2"},
+	} {
+		r := &Result{Params: Params{Workload: c.workload, Transport: "UD", SizeBytes: 64, Bidir: c.bidir, Mcast: true, McastGroups: gids}, Kind: c.kind}
+		if title := groupTitle(groupResults([]*Result{r})[0]); !strings.Contains(title, " "+c.want) {
+			t.Errorf("%s (bidir %v): title %q, want %s", c.workload, c.bidir, title, c.want)
+		}
 	}
 }
 
@@ -64,7 +88,7 @@ func TestSuiteNamesTheWays(t *testing.T) {
 		t.Errorf("no %q in:\n%s", want, b.String())
 	}
 	for _, r := range doc.Results {
-		r.Params.PostAPI, r.Params.SRQ, r.Params.PageBytes = "", false, 4096
+		r.Params.PostAPI, r.Params.SRQ, r.Params.PageBytes = "", false, 64<<10 // a 64 KiB-page host's own pages
 	}
 	b.Reset()
 	if err := c.Encode(&b, doc); err != nil {

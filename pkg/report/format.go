@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // group is a run of results sharing every parameter but size and
@@ -133,17 +135,28 @@ func ways(p Params) []string {
 		add("srq", true)
 	}
 	if p.Mcast {
-		add("mcast_groups", len(p.McastGroups))
+		add("mcast_groups", mcastGroups(p))
 	}
-	if p.PageBytes > 0 && p.PageBytes != smallPage {
+	// Huge pages only, which --use-hugepages asks for: without it a
+	// buffer has the host's pages (4 KiB, 16 or 64 KiB on some arm64
+	// hosts), which nobody chose.
+	if p.PageBytes >= point.HugePageBytes {
 		add("pages", display.Size(p.PageBytes))
 	}
 	return out
 }
 
-// smallPage is the page size a buffer has without --use-hugepages, which
-// the title leaves out.
-const smallPage = 4096
+// mcastGroups counts the multicast groups of one side, the server's:
+// every receiving queue pair has one, and McastGroups holds the server's,
+// then, where the client receives too (a latency workload's pongs, -b),
+// as many of the client's.
+func mcastGroups(p Params) int {
+	n := len(p.McastGroups)
+	if w, err := catalog.Lookup(p.Workload); p.Bidir || err == nil && w.Latency() {
+		return n / 2
+	}
+	return n
+}
 
 // warmups is the group's warm-up, or its range when the sizes differ.
 func warmups(g *group) string {

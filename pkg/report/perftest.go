@@ -79,9 +79,10 @@ func (perftestEncoder) Encode(w io.Writer, doc *Document) error {
 }
 
 // Notes implements [Noter]: every caveat of every row printed, in the
-// table view's words ([rowNotes], [uncleanNote], [thinNote]), the row
-// named by its workload and size ("partial: write_lat 64 bytes:
-// interrupted: ..."), as the tables have no titles.
+// table view's words ([rowNotes], [display.UncleanNoteFor],
+// [display.ThinNoteFor]), the row named by its workload and size
+// ("partial: write_lat 64 bytes: interrupted: ..."), as the tables have no
+// titles.
 //
 // They go to standard error, not below the tables: scripts read
 // perftest's standard output by position (a row per size, its fields

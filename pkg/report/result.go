@@ -66,8 +66,9 @@ type Params struct {
 	// pairs' (the client sends to them), then the client's (the server
 	// sends to them: latency and -b).
 	McastGroups []string `json:"mcast_groups,omitempty"`
-	// PageBytes is the size of the pages behind the registered buffers
-	// (2 MiB with --use-hugepages); 0 for TCP.
+	// PageBytes is the size of the pages behind the registered buffers:
+	// point.HugePageBytes (2 MiB) with --use-hugepages, else the host's
+	// page size (4 KiB, 16 or 64 KiB on some arm64 hosts); 0 for TCP.
 	PageBytes int `json:"page_bytes,omitempty"`
 	// GIDIndex is the GID table index used for addressing.
 	GIDIndex int `json:"gid_index"`

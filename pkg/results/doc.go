@@ -9,7 +9,7 @@
 // pairs the points of two sides, refusing points that differ in a
 // measured parameter; [Matching.Series] gives one compare.Series per point
 // and metric, and [MetaDiff] the metadata that differs between the sides.
-// For charts, [Sides] splits documents by label; [LatencySeries],
+// For charts, [Groups] splits documents by label; [LatencySeries],
 // [RateSeries], [CPUPerGBSeries], [Spectra], [LoadCharts], [Trends],
 // [Whiskers] and [CaptionOf] build the inputs of pkg/plot's charts,
 // [Charts] and [ComparisonCharts] draw them, and [LatencyTable],

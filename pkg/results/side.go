@@ -16,7 +16,7 @@ type Group struct {
 	Points []*Point
 }
 
-// Sides splits documents by label, in the order of [OrderLabels] (by
+// Groups splits documents by label, in the order of [OrderLabels] (by
 // first started_at, unless order names them), documents without a label
 // last, and pools each side's points with opt.
 func Groups(docs []*Document, order []string, opt Options) ([]*Group, error) {

@@ -9,11 +9,14 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // HugePageBytes is the size of the huge pages that back registered
-// buffers with --use-hugepages: 2 MiB, the x86-64 and arm64 default.
-const HugePageBytes = 2 << 20
+// buffers with --use-hugepages: 2 MiB, the x86-64 and arm64 default
+// (point.HugePageBytes, which the cgo-free readers use).
+const HugePageBytes = point.HugePageBytes
 
 // hugePagesDir is the kernel's pool of 2 MiB pages (a variable for tests).
 var hugePagesDir = "/sys/kernel/mm/hugepages/hugepages-2048kB"

@@ -7,7 +7,8 @@
 #                                [--cache DIR] [--bin RDMA_BENCH]
 #
 #   --packages         apt-get install rdma-core and the verbs libraries, and
-#                      on Ubuntu linux-modules-extra-$(uname -r) where it exists
+#                      on Ubuntu enable deb-src and install
+#                      linux-modules-extra-$(uname -r) where it exists
 #   --unload-nic-rdma  unload the runner's own RDMA drivers (mana_ib, mlx5_ib),
 #                      so that the soft-RoCE device is the only one; the
 #                      network stays up on their netdev drivers
@@ -47,9 +48,14 @@ done
 [[ -x $bin ]] || die "no rdma-bench at $bin: make build, or --bin PATH"
 
 if ((packages)); then
+	# Ubuntu: rxe-module.sh needs the kernel's source package (deb-src) and
+	# filterdiff; Debian's linux-source-X.Y is a binary package.
+	if [[ $(. /etc/os-release && echo "$ID") == ubuntu && -f /etc/apt/sources.list.d/ubuntu.sources ]]; then
+		sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/ubuntu.sources
+	fi
 	apt-get -q update >/dev/null
 	apt-get -q install -y --no-install-recommends rdma-core ibverbs-providers ibverbs-utils \
-		libibverbs-dev librdmacm-dev >/dev/null || die "installing rdma-core failed"
+		libibverbs-dev librdmacm-dev patchutils >/dev/null || die "installing rdma-core failed"
 	# Ubuntu's extra modules have rdma_rxe for some kernels, not for others.
 	apt-get -q install -y "linux-modules-extra-$(uname -r)" >/dev/null 2>&1 ||
 		echo "soft-roce: no linux-modules-extra-$(uname -r): rdma_rxe will be built" >&2

@@ -58,6 +58,7 @@ func TestDecoyDevice(t *testing.T) {
 	port := freePort(t)
 	srv := start(t, "server", "-p", port, "--idle-timeout", "5s")
 	srv.await(t, "listening on", 10*time.Second)
+	srv.await(t, "RDMA runs on device rxe9 (made by rdma-bench softroce up", 10*time.Second)
 	r = run(t, 2*time.Minute, "run", "write_lat", "127.0.0.1", "-p", port, "--rdma-cm", "-d", decoy, "-n", "200", "--idle-timeout", "5s")
 	if r.code == 0 || !strings.Contains(r.stderr, "rdma_cm resolved the connection onto device rxe9, not "+decoy) ||
 		!strings.Contains(r.stderr, "name rxe9 with -d") {

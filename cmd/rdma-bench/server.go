@@ -69,6 +69,9 @@ func runServer(ctx context.Context, args []string) error {
 	}
 	defer ln.Close()
 	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())
+	if dev, why := workloads.ChooseDevice(b.Local.Device); dev != "" {
+		fmt.Fprintf(os.Stderr, "rdma-bench server: RDMA runs on device %s (%s)\n", dev, why)
+	}
 	sv := &workloads.Server{Local: b.Local, Explicit: b.Spec.Explicit(keys), Persistent: *persistent, Retry: true, Log: os.Stderr}
 	err = sv.Serve(ctx, ln)
 	switch {

@@ -9,6 +9,10 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
+// ChooseDevice is the device a side given -d named (or "") measures its
+// RDMA runs on, and why, by [chooseDevice]'s rule; "" when there is none.
+func ChooseDevice(named string) (name, why string) { return chooseDevice(named) }
+
 // chooseDevice is the device a side measures on, and why: the one -d
 // names; else the one `rdma-bench softroce up` made (a hosted CI runner's
 // own NIC is an RDMA device too, and libibverbs may list it first); else

@@ -20,6 +20,9 @@ type Member struct {
 	Addr string `json:"addr"`
 	// Device is the RDMA device measured (mlx5_0, rxe0, ...).
 	Device string `json:"device"`
+	// DeviceWhy says why this device: "named by -d", "the only RDMA
+	// device", ... (document.Device.Chosen); "" before it was kept.
+	DeviceWhy string `json:"device_why,omitempty"`
 	// GID is the device port's GID used, if any.
 	GID string `json:"gid,omitempty"`
 	// Port is the device's port number (1-based).

@@ -169,6 +169,9 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 		dev := "-"
 		if m.Device != "" {
 			dev = fmt.Sprintf("%s port %d%s MTU %d", m.Device, m.Port, gid, m.MTUBytes)
+			if m.DeviceWhy != "" {
+				dev += " (" + m.DeviceWhy + ")"
+			}
 		}
 		ew.Printf("  rank %d: %s, %s, listening on %s\n", m.Rank, m.Hostname, dev, m.Addr)
 	}

@@ -61,6 +61,7 @@ func handDoc(t *testing.T) *Document {
 		doc.Members = append(doc.Members, Member{Rank: r, Hostname: h.host, Addr: h.host + ":18515", Device: h.dev, Port: h.port,
 			MTUBytes: 4096, Version: "v1.0", Params: doc.Params, ParamsHash: ParamsHash(doc.Params)})
 	}
+	doc.Members[1].DeviceWhy = "named by -d"
 	lat := map[Pair]float64{{0, 2}: 3, {1, 0}: 2.5, {1, 2}: 1.5}
 	bw := map[Pair]float64{{1, 0}: 50, {2, 1}: 150}
 	for i, round := range rounds {

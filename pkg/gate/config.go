@@ -94,6 +94,9 @@ type Side struct {
 	// ([RDMACoreOf]): with --base-env/--candidate-env LD_LIBRARY_PATH=...,
 	// the two sides' may differ.
 	RDMACore string `json:"rdma_core,omitempty"`
+	// Device is the device the side's first RDMA run measured on, and why
+	// ([DeviceOf]).
+	Device string `json:"device,omitempty"`
 	// RunsAs is how the side's runs were made: in a worker kept between
 	// runs, or a process each ([Pool]); RunsAsWhy says why not a worker.
 	RunsAs    string `json:"runs_as,omitempty"`

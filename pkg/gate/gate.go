@@ -232,6 +232,9 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 		if doc0.RDMACore == "" || strings.HasPrefix(m.RDMACore, doc0.RDMACore+", ") {
 			doc0.RDMACore = m.RDMACore
 		}
+		if doc0.Device == "" {
+			doc0.Device = m.Device
+		}
 	}
 	r.Base = append(r.Base, got[0].Value)
 	r.Candidate = append(r.Candidate, got[1].Value)

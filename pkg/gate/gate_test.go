@@ -59,7 +59,11 @@ func (f *fakeRunner) Run(ctx context.Context, s *Side, p Point) (Measurement, er
 	if p.Workload != "tcp_lat" {
 		core += ", provider /" + s.Name + "/librxe-rdmav34.so"
 	}
-	return Measurement{Value: v, Seconds: f.secs.Seconds(), Clean: &clean, RDMACore: core}, nil
+	dev := ""
+	if p.Workload != "tcp_lat" {
+		dev = "rxe0 (the only RDMA device)"
+	}
+	return Measurement{Value: v, Seconds: f.secs.Seconds(), Clean: &clean, RDMACore: core, Device: dev}, nil
 }
 
 func testConfig(t *testing.T, points ...string) *Config {
@@ -123,6 +127,12 @@ func TestGateAA(t *testing.T) {
 	}
 	if d.Base.RDMACore != "44.0, provider /base/librxe-rdmav34.so" || d.Candidate.RDMACore != "50.0, provider /candidate/librxe-rdmav34.so" {
 		t.Errorf("sides' rdma-core %q and %q; want each side's own", d.Base.RDMACore, d.Candidate.RDMACore)
+	}
+	if d.Base.Device != "rxe0 (the only RDMA device)" || d.Candidate.Device != d.Base.Device {
+		t.Errorf("sides' devices %q and %q; want rxe0 and why", d.Base.Device, d.Candidate.Device)
+	}
+	if h := sideText(d.Base); !strings.Contains(h, "[device rxe0 (the only RDMA device)] [rdma-core 44.0, provider /base/librxe-rdmav34.so]") {
+		t.Errorf("the header's base side %q lacks its device and rdma-core", h)
 	}
 	if d.Runs != 2*2+2*2*10 || d.RunSeconds != float64(d.Runs) {
 		t.Errorf("runs %d in %g s, want %d in as many seconds", d.Runs, d.RunSeconds, 2*2+2*2*10)

@@ -98,6 +98,9 @@ func sideText(s Side) string {
 	if len(s.Env) > 0 {
 		t += " [env " + strings.Join(s.Env, " ") + "]"
 	}
+	if s.Device != "" {
+		t += " [device " + s.Device + "]"
+	}
 	if s.RDMACore != "" {
 		t += " [rdma-core " + s.RDMACore + "]"
 	}

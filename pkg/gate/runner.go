@@ -30,6 +30,8 @@ type Measurement struct {
 	AtTick bool
 	// RDMACore is the run's rdma-core, as its document says ([RDMACoreOf]).
 	RDMACore string
+	// Device is the run's device and why it ([DeviceOf]).
+	Device string
 }
 
 // Runner measures one run of one point on one side.
@@ -157,7 +159,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 	if res.Workload != p.Workload || res.SizeBytes != p.SizeBytes {
 		return Measurement{}, fmt.Errorf("%s: the document holds %s at %d B", p, res.Workload, res.SizeBytes)
 	}
-	m := Measurement{Clean: res.Clean, Seconds: secs, RDMACore: RDMACoreOf(doc)}
+	m := Measurement{Clean: res.Clean, Seconds: secs, RDMACore: RDMACoreOf(doc), Device: DeviceOf(doc)}
 	var v *float64
 	if p.Latency {
 		if res.LatencyUS != nil {
@@ -194,6 +196,20 @@ func RDMACoreOf(doc *results.Document) string {
 		return "unknown version, provider " + provider
 	}
 	return doc.Host.RDMACore + ", provider " + provider
+}
+
+// DeviceOf is the device a run's document says it measured on, and why
+// ("rxe0 (made by rdma-bench softroce up, the only RDMA device)"); "" for
+// a TCP run.
+func DeviceOf(doc *results.Document) string {
+	d := doc.Device
+	switch {
+	case d == nil || d.Name == "":
+		return ""
+	case d.Chosen == "":
+		return d.Name
+	}
+	return d.Name + " (" + d.Chosen + ")"
 }
 
 // shell runs one of a side's commands.

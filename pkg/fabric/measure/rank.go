@@ -67,6 +67,7 @@ func NewRank(cfg *Config, s Setup) (*Rank, error) {
 			return nil, err
 		}
 		r.self.Device, r.self.Port, r.self.MTUBytes, r.self.GID = d.Name, d.Port, d.MTU, gid.String()
+		r.self.DeviceWhy = d.Chosen
 		if ip, ok := gid.IPv4(); ok && r.host == "" {
 			r.host = ip // RoCE v2: the address on the fabric measured
 		}

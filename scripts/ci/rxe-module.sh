@@ -148,12 +148,17 @@ fi
 distro=$(. "$os_release" 2>/dev/null && echo "${ID:-}")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rxe-module.XXXXXX")
 # An install in progress when the script stops is taken back (restore).
-dest='' prev='' installing=0
+dest='' prev='' made_dir=0 installing=0
 restore() {
 	rm -f "$dest"
-	[[ -n $prev ]] && cp -p "$prev" "$dest"
+	if [[ -n $prev ]]; then
+		cp -p "$prev" "$dest"
+		note "the install was taken back: the former $dest put back"
+	else
+		((made_dir)) && rmdir "${dest%/*}" 2>/dev/null
+		note "the install was taken back: $dest removed"
+	fi
 	depmod ${mroot:+-b "$mroot"} "$kver" || true
-	note "the install was taken back: ${prev:+the former }$dest ${prev:+put back}${prev:-removed}"
 }
 cleanup() {
 	((installing)) && restore
@@ -356,7 +361,10 @@ fi
 # 4. Install and load; taken back if depmod or modprobe fails.
 if ((install)); then
 	dest=$mdir/updates/rdma_rxe.ko
-	mkdir -p "${dest%/*}"
+	if [[ ! -d ${dest%/*} ]]; then
+		mkdir "${dest%/*}"
+		made_dir=1
+	fi
 	if [[ -e $dest ]]; then
 		prev=$tmp/prev.ko
 		cp -p "$dest" "$prev"

@@ -35,8 +35,9 @@
 #     a module built before for VER from the same headers is reused;
 #  1. the headers: /lib/modules/VER/build or /usr/src/linux-headers-VER; as
 #     root, installs linux-headers-VER when missing (on Debian it brings
-#     linux-kbuild-X.Y and the kernel's gcc); their upstream version must be
-#     the kernel's (/proc/version for the running kernel, else the
+#     linux-kbuild-X.Y and the kernel's gcc); their .config must have the
+#     RDMA core (CONFIG_INFINIBAND_USER_ACCESS), and their upstream version
+#     must be the kernel's (/proc/version for the running kernel, else the
 #     linux-image-VER package's);
 #  2. the source of drivers/infiniband/sw/rxe at the kernel's version, whose
 #     top Makefile must name the headers' upstream version:
@@ -237,6 +238,11 @@ if ((!reuse)); then
 		stamp="linux-headers-$kver ${hver:-unknown}"
 		[[ -n $kpkg ]] || kpkg=$hver
 		[[ -n $kup || $distro != debian || -z $kpkg ]] || kup=${kpkg%%-*}
+	fi
+	# rdma_rxe needs the RDMA core (ib_core, ib_uverbs), which only the
+	# kernel's own build provides.
+	if [[ -f $headers/.config ]] && ! grep -qE '^CONFIG_INFINIBAND_USER_ACCESS=[ym]' "$headers/.config"; then
+		die "kernel $kver has no RDMA core (CONFIG_INFINIBAND or CONFIG_INFINIBAND_USER_ACCESS is off in $headers/.config): rdma_rxe needs ib_core and ib_uverbs, which cannot be built out of tree here; use a kernel that has them (or the project's VM, vm/run.sh)"
 	fi
 	hup=$(make -s -C "$headers" kernelversion 2>/dev/null || true)
 	[[ -n $hup ]] || die "cannot tell the upstream version of the headers in $headers (make kernelversion): reinstall linux-headers-$kver"

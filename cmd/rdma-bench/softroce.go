@@ -23,8 +23,10 @@ up      load rdma_rxe and create a soft-RoCE device on a network interface
 down    delete a soft-RoCE device (default rxe0)
 status  list the soft-RoCE devices: name, netdev, port state
 
-Kernels without the rdma_rxe module: run inside the project's VM instead,
-vm/run.sh -- rdma-bench ...
+Kernels without the rdma_rxe module (up says what is missing):
+scripts/ci/rxe-module.sh --install --load builds it from the kernel's own
+Debian or Ubuntu source (docs/ci.md); on a kernel without RDMA at all, run
+inside the project's VM instead, vm/run.sh -- rdma-bench ...
 `
 
 func runSoftroce(_ context.Context, args []string) error {

@@ -164,29 +164,104 @@ func loadModule() error {
 		return nil
 	}
 	release, _ := readAttr("/proc/sys/kernel/osrelease")
-	_, statErr := os.Stat(filepath.Join("/lib/modules", release))
-	_, hdrErr := os.Stat(filepath.Join("/lib/modules", release, "build", "Makefile"))
-	return modprobeError(release, strings.TrimSpace(string(out)), err, statErr == nil, hdrErr == nil)
+	return modprobeError(strings.TrimSpace(string(out)), err, probeKernel(release))
 }
 
-// modprobeError explains a failed `modprobe rdma_rxe`: a missing module (or
-// no modules at all for this kernel) gets ErrNoModule, whether the
-// kernel's headers are there, and the ways around it.
-func modprobeError(release, out string, err error, haveModules, haveHeaders bool) error {
-	if strings.Contains(out, "not found") || !haveModules {
-		headers := "no headers (/lib/modules/" + release + "/build): the script installs linux-headers-" + release
-		if haveHeaders {
-			headers = "its headers are in /lib/modules/" + release + "/build"
+// kernelFacts is what modprobeError says about a kernel without rdma_rxe.
+type kernelFacts struct {
+	release     string // uname -r
+	haveModules bool   // /lib/modules/RELEASE exists
+	haveHeaders bool   // /lib/modules/RELEASE/build/Makefile exists
+	haveIBCore  bool   // the RDMA core (ib_core) is loaded, built in or a module of the kernel
+	distro      string // ID of /etc/os-release: "debian", "ubuntu", ...; "" if unknown
+}
+
+// probeKernel gathers kernelFacts from /lib/modules, sysfsRoot and
+// /etc/os-release.
+func probeKernel(release string) kernelFacts {
+	mods := filepath.Join("/lib/modules", release)
+	k := kernelFacts{release: release, distro: osReleaseID("/etc/os-release")}
+	_, err := os.Stat(mods)
+	k.haveModules = err == nil
+	_, err = os.Stat(filepath.Join(mods, "build", "Makefile"))
+	k.haveHeaders = err == nil
+	_, err = os.Stat(filepath.Join(sysfsRoot, "module", "ib_core"))
+	k.haveIBCore = err == nil || listsModule(filepath.Join(mods, "modules.dep"), "ib_core") ||
+		listsModule(filepath.Join(mods, "modules.builtin"), "ib_core")
+	return k
+}
+
+// listsModule reports whether a modules.dep or modules.builtin file names
+// the module (as .../NAME.ko, compressed or not).
+func listsModule(path, name string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		file, _, _ := strings.Cut(strings.TrimSpace(line), ":")
+		base := filepath.Base(file)
+		if base == name+".ko" || strings.HasPrefix(base, name+".ko.") {
+			return true
 		}
-		return fmt.Errorf("%w (kernel %s; %s): build it from this kernel's distribution source with "+
-			"sudo scripts/ci/rxe-module.sh --install --load (in rdma-bench's repository; docs/ci.md), or install linux-modules-extra-%s where Ubuntu has it; "+
-			"on a kernel without RDMA at all, run inside the project's QEMU VM: vm/run.sh -- COMMAND (make test does this)",
-			ErrNoModule, release, headers, release)
 	}
-	if out == "" {
-		return fmt.Errorf("modprobe rdma_rxe: %w", err)
+	return false
+}
+
+// osReleaseID is the ID field of an os-release file, "" if unreadable.
+func osReleaseID(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
 	}
-	return fmt.Errorf("modprobe rdma_rxe: %w: %s", err, out)
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "ID="); ok {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	return ""
+}
+
+// rxeScript is the repository's script that builds rdma_rxe out of tree.
+const rxeScript = "scripts/ci/rxe-module.sh"
+
+// modprobeError explains a failed `modprobe rdma_rxe`. A missing module (or
+// no modules at all for this kernel) gets ErrNoModule and says what is
+// missing and what to run: without the RDMA core, only a kernel that has it
+// (the project's VM); else the distribution's package where there is one
+// (Ubuntu's linux-modules-extra-RELEASE) and rxeScript, which builds the
+// module from the kernel's own source, saying whether the headers it needs
+// are there.
+func modprobeError(out string, err error, k kernelFacts) error {
+	if !strings.Contains(out, "not found") && k.haveModules {
+		if out == "" {
+			return fmt.Errorf("modprobe rdma_rxe: %w", err)
+		}
+		return fmt.Errorf("modprobe rdma_rxe: %w: %s", err, out)
+	}
+	mods := "/lib/modules/" + k.release
+	vm := "run inside the project's QEMU VM, whose Debian kernel has it: vm/run.sh -- COMMAND (make test does this)"
+	if !k.haveIBCore {
+		return fmt.Errorf("%w (kernel %s), nor the RDMA core it needs (no ib_core loaded, built in or in %s), "+
+			"so building rdma_rxe (%s) cannot help: use a kernel with RDMA, or %s",
+			ErrNoModule, k.release, mods, rxeScript, vm)
+	}
+	headers := "no headers in " + mods + "/build: the script installs linux-headers-" + k.release
+	if k.haveHeaders {
+		headers = "its headers are in " + mods + "/build"
+	}
+	var fix string
+	switch k.distro {
+	case "ubuntu":
+		fix = "install linux-modules-extra-" + k.release + ", which has it for some Ubuntu kernels (apt-get install linux-modules-extra-" + k.release + "), or build it"
+	case "debian":
+		fix = "build it"
+	default:
+		fix = "build it (the script knows Debian and Ubuntu; elsewhere give it your kernel's drivers/infiniband/sw/rxe with --source DIR)"
+	}
+	return fmt.Errorf("%w (kernel %s; %s): %s from the kernel's own distribution source and headers: "+
+		"sudo %s --install --load (in rdma-bench's repository; docs/ci.md); or %s",
+		ErrNoModule, k.release, headers, fix, rxeScript, vm)
 }
 
 // iface is what Up needs to know about a network interface.

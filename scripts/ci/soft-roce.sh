@@ -50,8 +50,15 @@ done
 if ((packages)); then
 	# Ubuntu: rxe-module.sh needs the kernel's source package (deb-src) and
 	# filterdiff; Debian's linux-source-X.Y is a binary package.
-	if [[ $(. /etc/os-release && echo "$ID") == ubuntu && -f /etc/apt/sources.list.d/ubuntu.sources ]]; then
-		sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/ubuntu.sources
+	# 24.04 lists its sources in ubuntu.sources, 22.04 in sources.list with
+	# the deb-src lines commented out.
+	# shellcheck source=/dev/null
+	if [[ $(. /etc/os-release && echo "$ID") == ubuntu ]]; then
+		if [[ -f /etc/apt/sources.list.d/ubuntu.sources ]]; then
+			sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/ubuntu.sources
+		elif [[ -f /etc/apt/sources.list ]]; then
+			sed -i 's/^# *deb-src /deb-src /' /etc/apt/sources.list
+		fi
 	fi
 	apt-get -q update >/dev/null
 	apt-get -q install -y --no-install-recommends rdma-core ibverbs-providers ibverbs-utils \

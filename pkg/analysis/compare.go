@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -115,7 +116,7 @@ func (o CompareOptions) metricsOrAll() string {
 // compareSides compares two sides' documents: the report, the matching
 // and notes on what was not compared. It stops when ctx ends, with ctx's
 // cause.
-func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.Threshold, metrics []compare.Metric) (*CompareOutput, *results.Matching, []string, error) {
+func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.Threshold, metrics []metric.Metric) (*CompareOutput, *results.Matching, []string, error) {
 	opt := results.Options{AllowPartial: o.AllowPartial, CleanOnly: o.CleanOnly}
 	bp, err := results.Pool(s.Base, opt)
 	if err != nil {

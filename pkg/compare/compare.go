@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -14,7 +15,7 @@ type Series struct {
 	// Point labels the benchmark point, such as "write_lat RC poll 64 B".
 	Point string
 	// Metric is the quantity compared.
-	Metric Metric
+	Metric metric.Metric
 	// Base and New are the per-repetition values of each side, in the
 	// metric's unit. They must be positive and finite.
 	Base, New []float64
@@ -68,7 +69,7 @@ type Side struct {
 type Row struct {
 	// Point and Metric identify the row.
 	Point  string
-	Metric Metric
+	Metric metric.Metric
 	// Base and New summarise each side.
 	Base, New Side
 	// ChangePct is the change every format shows, in percent of the base:

@@ -2,7 +2,7 @@
 // faster or the same as a base set, and gates CI on the answer.
 //
 // It works on abstract inputs: a [Series] holds, for one benchmark point
-// (a label such as "write_lat RC poll 64 B") and one [Metric], the value of
+// (a label such as "write_lat RC poll 64 B") and one [metric.Metric], the value of
 // every repetition on each side. [Compare] turns a Series into a [Row] of
 // evidence and a [Verdict]; [Gate] checks rows against [Threshold]s and gives
 // the process exit code; [WriteTable], [WriteMarkdown], [WriteJSON] and

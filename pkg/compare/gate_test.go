@@ -1,15 +1,16 @@
 package compare
 
 import (
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // row builds a row with the given change interval and p-value; 10 runs per
 // side.
-func row(m Metric, lo, hi, p float64) Row {
+func row(m metric.Metric, lo, hi, p float64) Row {
 	mid := (lo + hi) / 2
 	return Row{Point: "pt", Metric: m, Base: Side{Median: 10, N: 10}, New: Side{Median: 10 * (1 + mid/100), N: 10},
 		ChangePct: mid, MedianChangePct: mid, ChangeLoPct: lo, ChangeHiPct: hi, ChangeConfidence: 0.95, P: p, Options: DefaultOptions()}

@@ -3,17 +3,18 @@ package compare
 import (
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Threshold is the largest regression a CI gate tolerates for one metric.
 type Threshold struct {
 	// Metric is the metric gated.
-	Metric Metric
+	Metric metric.Metric
 	// LimitPct is the tolerated regression in percent, not negative: 5 for
 	// "lat.p50>+5%" (an increase), 3 for "bw<-3%" (a decrease).
 	LimitPct float64

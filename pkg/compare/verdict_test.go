@@ -35,7 +35,7 @@ func mustCompare(t *testing.T, s Series) Row {
 func TestVerdictDirections(t *testing.T) {
 	cases := []struct {
 		name   string
-		metric Metric
+		metric metric.Metric
 		ratio  float64
 		want   Verdict
 	}{

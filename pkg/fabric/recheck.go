@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Defaults for a zero RecheckOptions field.
@@ -187,7 +188,7 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 		if err != nil {
 			return err
 		}
-		th := compare.Threshold{Metric: compare.Metric{Name: s.Metric, HigherIsBetter: dir == HigherIsBetter},
+		th := compare.Threshold{Metric: metric.Metric{Name: s.Metric, HigherIsBetter: dir == HigherIsBetter},
 			LimitPct: sw.doc.ThresholdPct}
 		share := max(0, time.Until(deadline)) / time.Duration(len(sw.doc.Suspects)-i) // 0 once a first pair overran
 		if err := sw.recheckOne(ctx, s, th, o, plan, share, &num); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -107,7 +108,7 @@ func recheckByHand(t *testing.T, doc *Document) {
 		s := &doc.Suspects[i]
 		r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1))}
 		s.Recheck = r
-		th := compare.Threshold{Metric: compare.Metric{Name: s.Metric}, LimitPct: 20}
+		th := compare.Threshold{Metric: metric.Metric{Name: s.Metric}, LimitPct: 20}
 		n, ratio := 12, func(i int) float64 { return 1 + 0.01*float64(i%3) }
 		switch {
 		case s.Metric == "write_bw.bw_gbps":

@@ -65,7 +65,7 @@ func (p Point) String() string {
 }
 
 // Metric is the metric the point is gated on.
-func (p Point) Metric() compare.Metric {
+func (p Point) Metric() metric.Metric {
 	if p.Latency {
 		return metric.LatP50
 	}

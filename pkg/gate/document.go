@@ -7,6 +7,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Kind is the document kind of a gate's document.
@@ -124,7 +125,7 @@ type Row struct {
 	PairSeconds float64 `json:"pair_seconds"`
 
 	threshold compare.Threshold
-	metric    compare.Metric
+	metric    metric.Metric
 }
 
 // Look is one look at a row: the one-sided error it spent and the

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"slices"
 	"strings"
+
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -208,11 +209,11 @@ func metricNames() []string {
 
 // ParseMetrics reads a comma-separated list of metric names; "" is every
 // metric, in display order.
-func ParseMetrics(list string) ([]compare.Metric, error) {
+func ParseMetrics(list string) ([]metric.Metric, error) {
 	if strings.TrimSpace(list) == "" {
 		return metric.All(), nil
 	}
-	var out []compare.Metric
+	var out []metric.Metric
 	for _, n := range strings.Split(list, ",") {
 		m, err := metric.Lookup(strings.TrimSpace(n))
 		if err != nil {

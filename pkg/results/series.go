@@ -57,7 +57,7 @@ func (p *Point) values(metric string, sess Sessions) (vals []float64, ids []int,
 // was left out as unclean; they and runs without a figure are explained
 // in notes. With base and new sessions (SessionsOf each side's
 // documents), each value carries its session; nil for none.
-func (m *Matching) Series(metrics []compare.Metric, base, new Sessions) (series []compare.Series, notes []string) {
+func (m *Matching) Series(metrics []metric.Metric, base, new Sessions) (series []compare.Series, notes []string) {
 	for _, p := range m.Pairs {
 		if p.Base.Latency != p.New.Latency {
 			notes = append(notes, fmt.Sprintf("%s: a latency point on one side and a bandwidth point on the other: not compared", p.Label))
@@ -103,7 +103,7 @@ func (m *Matching) Series(metrics []compare.Metric, base, new Sessions) (series 
 // runCounts are the point's runs with caveats, as a comparison of met
 // counts them: unclean, a percentile from too few samples (by the rule of
 // display.Thin), a median at the scheduler's tick (display.AtTick).
-func (p *Point) runCounts(met compare.Metric) compare.RunCounts {
+func (p *Point) runCounts(met metric.Metric) compare.RunCounts {
 	c := compare.RunCounts{Unclean: p.Unclean, Dropped: p.Dropped, Partial: p.Partial}
 	for _, s := range p.Runs {
 		if met.Percentile > 0 && display.Thin(met.Percentile, s.Run.Samples) {

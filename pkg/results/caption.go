@@ -69,8 +69,9 @@ func dateRange(docs []*Document) string {
 }
 
 // Meta lists documents' metadata as key/value rows for a report: tool,
-// commit, labels, hosts, kernel, CPU, rdma-core, device, driver,
-// firmware, link layer, MTU, dates and files; empty fields left out.
+// commit, and metaFields' (labels, hosts, kernel, rdma-core, CPU, device
+// and why it was chosen, driver, provider, firmware, link layer, MTU),
+// dates and files; empty fields left out.
 func Meta(docs []*Document) [][2]string {
 	var out [][2]string
 	add := func(k, v string) {

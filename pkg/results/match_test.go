@@ -198,3 +198,19 @@ func TestNoPointInCommon(t *testing.T) {
 		t.Errorf("ignoring both: %v %+v", err, m)
 	}
 }
+
+// TestMetaDeviceWords: the report's metadata names why the device was
+// chosen and its provider, from the one list compare's differences use.
+func TestMetaDeviceWords(t *testing.T) {
+	d := &Document{Device: &Device{Name: "rxe0", Chosen: "the only RDMA device", Provider: "/lib/librxe-rdmav34.so"}}
+	d.Host.RDMACore = "44.0"
+	got := map[string]string{}
+	for _, kv := range Meta([]*Document{d}) {
+		got[kv[0]] = kv[1]
+	}
+	for k, want := range map[string]string{"device": "rxe0", "device chosen": "the only RDMA device", "provider": "/lib/librxe-rdmav34.so", "rdma-core": "44.0"} {
+		if got[k] != want {
+			t.Errorf("meta %q = %q, want %q (all: %v)", k, got[k], want, got)
+		}
+	}
+}

@@ -25,6 +25,7 @@ var metaFields = []struct {
 	{"rdma-core", func(d *Document) string { return d.Host.RDMACore }},
 	{"cpu", func(d *Document) string { return d.Host.CPUModel }},
 	{"device", dev(func(v *Device) string { return v.Name })},
+	{"device chosen", dev(func(v *Device) string { return v.Chosen })},
 	{"driver", dev(func(v *Device) string { return v.Driver })},
 	{"provider", dev(func(v *Device) string { return v.Provider })},
 	{"firmware", dev(func(v *Device) string { return v.FirmwareVersion })},
@@ -54,7 +55,7 @@ var pointParams = catalog.PointParams
 
 // MetaDiff lists the metadata that differs between the two sides: the
 // labels, rdma-bench's version and commit, host, kernel, rdma-core, CPU,
-// device, driver, provider, firmware, link layer and MTU (a side of several
+// device, why it was chosen, driver, provider, firmware, link layer and MTU (a side of several
 // documents shows each distinct value, joined by ", "), then, as "param
 // NAME", every parameter outside the point identity (and every ignored
 // one) whose values differ within a compared pair, with the values of the

@@ -25,7 +25,8 @@ var driverProvider = map[string]string{
 // unknown, or before the device list was read).
 func Provider(name string) string {
 	loaded := loadedProviders()
-	want := []string{driverProvider[DeviceDriver(name)], DeviceDriver(name), strings.TrimRight(name, "0123456789_")}
+	driver := DeviceDriver(name)
+	want := []string{driverProvider[driver], driver, strings.TrimRight(name, "0123456789_")}
 	for _, w := range want {
 		if p, ok := loaded[w]; ok && w != "" {
 			return p

@@ -9,15 +9,12 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
-// ChooseDevice is the device a side given -d named (or "") measures its
-// RDMA runs on, and why, by [chooseDevice]'s rule; "" when there is none.
-func ChooseDevice(named string) (name, why string) { return chooseDevice(named) }
-
-// chooseDevice is the device a side measures on, and why: the one -d
+// ChooseDevice is the device a side measures its RDMA runs on, and why
+// ("" when there is none): the one -d
 // names; else the one `rdma-bench softroce up` made (a hosted CI runner's
 // own NIC is an RDMA device too, and libibverbs may list it first); else
 // the only one; else the first, saying which others there were.
-func chooseDevice(named string) (name, why string) {
+func ChooseDevice(named string) (name, why string) {
 	names, err := verbs.DeviceNames()
 	if err != nil {
 		names = nil // Open says what is wrong
@@ -25,7 +22,7 @@ func chooseDevice(named string) (name, why string) {
 	return pickDevice(named, names, softroce.Made())
 }
 
-// pickDevice is chooseDevice's rule over the devices present (in
+// pickDevice is ChooseDevice's rule over the devices present (in
 // libibverbs' order) and the device softroce up made ("" for none).
 func pickDevice(named string, names []string, made string) (string, string) {
 	switch {

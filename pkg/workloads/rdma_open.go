@@ -84,7 +84,7 @@ func openDevice(l Local, transport string, cm bool, ops verbs.SendOps) (_ *devic
 	if cm {
 		open = verbs.OpenCM
 	}
-	name, why := chooseDevice(l.Device)
+	name, why := ChooseDevice(l.Device)
 	if d.ctx, err = open(name); err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ type device struct {
 	gid    verbs.GIDEntry
 	pd     *verbs.PD
 	limits DeviceLimits
-	why    string // why this device ([chooseDevice])
+	why    string // why this device ([ChooseDevice])
 }
 
 // rdmaSide is one side's verbs resources: the device, and per worker

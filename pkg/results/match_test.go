@@ -84,7 +84,7 @@ func TestMismatchedParameter(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("mismatch:\n got  %v\n want %s", err, want)
 	}
-	if _, err := Match(bp, np, []string{"iterations"}); err == nil || !strings.HasPrefix(err.Error(), `ignore parameter "iterations": not a measured parameter: want one of completion, qps, threads,`) {
+	if _, err := Match(bp, np, []string{"iterations"}); err == nil || !strings.HasPrefix(err.Error(), `ignore parameter "iterations": not a measured parameter: want one of completion, tx_depth, rx_depth, cq_mod,`) {
 		t.Errorf("unknown ignore: %v", err)
 	}
 	m, err := Match(bp, np, []string{"qps"})
@@ -183,7 +183,7 @@ func TestMetaDiff(t *testing.T) {
 func TestNoPointInCommon(t *testing.T) {
 	pt := func(completion, qps string) *Point {
 		k := Key{Workload: "write_lat", Transport: "RC", Completion: completion, SizeBytes: 64}
-		k.Params[0] = qps
+		k.Params[slices.Index(IdentityParams, "qps")] = qps
 		return &Point{Key: k, Latency: true}
 	}
 	base, nw := []*Point{pt("event", "1")}, []*Point{pt("poll", "4")}

@@ -51,7 +51,7 @@ func itoa(n int) string {
 
 // pointParams are params keys that are the point's identity or the
 // device's metadata, never listed as differing parameters.
-var pointParams = catalog.PointParams
+var pointParams = catalog.PointParams()
 
 // MetaDiff lists the metadata that differs between the two sides: the
 // labels, rdma-bench's version and commit, host, kernel, rdma-core, CPU,

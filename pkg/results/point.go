@@ -15,7 +15,8 @@ import (
 // different points (package catalog's table).
 var IdentityParams = catalog.IdentityParams()
 
-const nIdentity = catalog.NumIdentity
+// nIdentity is the room a key has for identity parameters.
+const nIdentity = catalog.IdentityCap
 
 // IgnorableParams are the parameters a comparison can be told to ignore
 // (compare --ignore-param): the completion mode (poll or event), then
@@ -24,7 +25,7 @@ var IgnorableParams = append([]string{"completion"}, IdentityParams...)
 
 // Key is a point's identity: the workload, transport, completion and size
 // and the values of IdentityParams, in that order, in [Result.Param]'s
-// text form.
+// text form (the slots past them stay empty).
 type Key struct {
 	Workload, Transport, Completion string
 	SizeBytes                       int

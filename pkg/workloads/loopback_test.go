@@ -40,12 +40,12 @@ func matrix() []Spec {
 					cs.Atomic = "cswap"
 					out = append(out, cs)
 				}
-				if rdmaBidir(w) && !ev {
+				if applies("bidir", w) && !ev {
 					b := s
 					b.Bidir = true
 					out = append(out, b)
 				}
-				if rdmaWrite(w) && !ev {
+				if applies("imm", w) && !ev {
 					im := s
 					im.Imm = true
 					out = append(out, im)
@@ -246,4 +246,14 @@ func TestReportIntervalAllThreads(t *testing.T) {
 	if math.Abs(ticked-final) > 0.3*final {
 		t.Fatalf("live figures count %.0f ops at %.1f s, the run's rate gives %.0f: a thread is missing", ticked, secs, final)
 	}
+}
+
+// applies reports whether the shared parameter key applies to w.
+func applies(key string, w Workload) bool {
+	for _, p := range params {
+		if p.Key == key {
+			return p.Applies(w)
+		}
+	}
+	return false
 }

@@ -8,100 +8,66 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
-// kind is how a parameter is written on the command line and the wire.
-type kind int
-
-const (
-	kindString     kind = iota // the workload name
-	kindEnum                   // one of choices, case-insensitive
-	kindInt                    // an integer in min..max
-	kindSize                   // a byte count with K, M or G (ParseSize)
-	kindSeconds                // seconds on the command line, a Go duration on the wire
-	kindBool                   // a switch
-	kindCompletion             // -e: "event" on the wire, "poll" when unset
-)
-
-// Param is one shared parameter, declared once: its key in the handshake
-// and in results, its flag, its bounds and the workloads it applies to.
-// A value given for a workload it does not apply to is refused.
+// Param is one shared parameter: its row of the parameter table (package
+// catalog, which owns its flag, keys, bounds, role and the workloads it
+// applies to) bound to its field of Spec.
 type Param struct {
-	Key   string // handshake and JSON key
-	Flag  string // long flag; "" for the workload, given as an argument
-	Short string // perftest's letter, where it has one
-	Usage string
-
-	kind     kind
-	min, max int64
-	choices  []string
-	unset    string // the wire form of the unset value
-	list     bool   // the command line may give several values, for a sweep
-	field    func(*Spec) any
-	applies  func(Workload) bool // nil: every workload
+	catalog.Param
+	field func(*Spec) any
 }
 
-func rdma(w Workload) bool       { return w.Family == RDMA }
-func rdmaStream(w Workload) bool { return w.Family == RDMA && !w.Latency() }
-func rdmaBidir(w Workload) bool  { return rdmaStream(w) && w.Op != OpAtomic }
-func rdmaWrite(w Workload) bool  { return w.Family == RDMA && w.Op == OpWrite }
-func rdmaAtomic(w Workload) bool { return w.Family == RDMA && w.Op == OpAtomic }
-func rdmaSend(w Workload) bool   { return w.Family == RDMA && w.Op == OpSend }
+// fields binds each shared parameter, by its handshake key, to its Spec
+// field: adding a parameter is its row in catalog's table, its field here
+// and in Spec, and its use.
+var fields = map[string]func(*Spec) any{
+	"workload":   func(s *Spec) any { return &s.Workload },
+	"transport":  func(s *Spec) any { return &s.Transport },
+	"size":       func(s *Spec) any { return &s.Size },
+	"iterations": func(s *Spec) any { return &s.Iterations },
+	"duration":   func(s *Spec) any { return &s.Duration },
+	"warmup":     func(s *Spec) any { return &s.Warmup },
+	"completion": func(s *Spec) any { return &s.Events },
+	"tx_depth":   func(s *Spec) any { return &s.TxDepth },
+	"rx_depth":   func(s *Spec) any { return &s.RxDepth },
+	"cq_mod":     func(s *Spec) any { return &s.CQMod },
+	"post_list":  func(s *Spec) any { return &s.PostList },
+	"qps":        func(s *Spec) any { return &s.QPs },
+	"threads":    func(s *Spec) any { return &s.Threads },
+	"bidir":      func(s *Spec) any { return &s.Bidir },
+	"imm":        func(s *Spec) any { return &s.Imm },
+	"atomic":     func(s *Spec) any { return &s.Atomic },
+	"validate":   func(s *Spec) any { return &s.Validate },
+	"rdma_cm":    func(s *Spec) any { return &s.RDMACM },
+	"hugepages":  func(s *Spec) any { return &s.HugePages },
+	"post_api":   func(s *Spec) any { return &s.PostAPI },
+	"srq":        func(s *Spec) any { return &s.SRQ },
+	"mcast":      func(s *Spec) any { return &s.Mcast },
+	"rate":       func(s *Spec) any { return &s.Rate },
+}
 
-// params is the table. The order is the order of --help.
-var params = []*Param{
-	{Key: "workload", kind: kindString, field: func(s *Spec) any { return &s.Workload }},
-	{Key: "transport", Flag: "connection", Short: "c", kind: kindEnum, choices: []string{"RC", "UC", "UD", "TCP"},
-		Usage: "transport: RC, UC or UD (RDMA; default RC); TCP workloads run over TCP", field: func(s *Spec) any { return &s.Transport }},
-	{Key: "size", Flag: "size", Short: "s", kind: kindSize,
-		Usage: "message size in bytes, with K, M or G (default 2 for latency, 64K for bandwidth, 8 for atomics, the MTU for UD)", field: func(s *Spec) any { return &s.Size }},
-	{Key: "iterations", Flag: "iters", Short: "n", kind: kindInt, min: 1, max: 1_000_000_000,
-		Usage: "timed iterations (default 1000 for latency, 5000 for RDMA bandwidth, 50000 for tcp_bw)", field: func(s *Spec) any { return &s.Iterations }},
-	{Key: "duration", Flag: "duration", Short: "D", kind: kindSeconds,
-		Usage: "run for this many seconds (0.001 to 86400) instead of a count of iterations", field: func(s *Spec) any { return &s.Duration }},
-	{Key: "warmup", Flag: "warmup", kind: kindInt, min: 0, max: 1_000_000, unset: "-1",
-		Usage: "untimed warm-up iterations (default 10% of -n, at most 100, and at most 16 MiB of messages)", field: func(s *Spec) any { return &s.Warmup }},
-	{Key: "completion", Flag: "events", Short: "e", kind: kindCompletion, unset: "poll",
-		Usage: "wait for completion events (RDMA) or block in the kernel (TCP) instead of busy polling", field: func(s *Spec) any { return &s.Events }},
-	{Key: "tx_depth", Flag: "tx-depth", Short: "t", kind: kindInt, min: 1, max: 65536, applies: rdma,
-		Usage: "send queue depth: work requests in flight per QP (default 128; 64 for latency)", field: func(s *Spec) any { return &s.TxDepth }},
-	{Key: "rx_depth", Flag: "rx-depth", Short: "r", kind: kindInt, min: 1, max: 65536, applies: rdma,
-		Usage: "receive queue depth (default 512; 16 for latency)", field: func(s *Spec) any { return &s.RxDepth }},
-	{Key: "cq_mod", Flag: "cq-mod", Short: "Q", kind: kindInt, min: 1, max: 65536, applies: rdma,
-		Usage: "signal one completion every N work requests (default 100 for bandwidth, 32 for write and send latency)", field: func(s *Spec) any { return &s.CQMod }},
-	{Key: "post_list", Flag: "post-list", Short: "l", kind: kindInt, min: 1, max: 65536, applies: rdmaStream,
-		Usage: "work requests per ibv_post_send call (default 1)", field: func(s *Spec) any { return &s.PostList }},
-	{Key: "qps", Flag: "qp", Short: "q", kind: kindInt, min: 1, max: 1024, applies: rdmaStream,
-		Usage: "queue pairs, spread evenly over the threads (default 1)", field: func(s *Spec) any { return &s.QPs }},
-	{Key: "threads", Flag: "threads", kind: kindInt, min: 1, max: 256, applies: rdmaStream,
-		Usage: "worker threads, each with its own CQ and QPs (default 1)", field: func(s *Spec) any { return &s.Threads }},
-	{Key: "bidir", Flag: "bidir", Short: "b", kind: kindBool, applies: rdmaBidir,
-		Usage: "bidirectional bandwidth", field: func(s *Spec) any { return &s.Bidir }},
-	{Key: "imm", Flag: "imm", kind: kindBool, applies: rdmaWrite,
-		Usage: "RDMA WRITE with immediate", field: func(s *Spec) any { return &s.Imm }},
-	{Key: "atomic", Flag: "atomic", Short: "A", kind: kindEnum, choices: []string{"fadd", "cswap"}, applies: rdmaAtomic,
-		Usage: "atomic operation: fadd or cswap (default fadd)", field: func(s *Spec) any { return &s.Atomic }},
-	{Key: "validate", Flag: "validate", kind: kindBool, applies: rdma,
-		Usage: "pattern the payloads and check every byte after the run", field: func(s *Spec) any { return &s.Validate }},
-	{Key: "rdma_cm", Flag: "rdma-cm", Short: "R", kind: kindBool, applies: rdma,
-		Usage: "connect queue pairs with rdma_cm (librdmacm), RC and UC", field: func(s *Spec) any { return &s.RDMACM }},
-	{Key: "hugepages", Flag: "use-hugepages", kind: kindBool, applies: rdma,
-		Usage: "back the registered buffers with 2 MiB huge pages (refused when too few are free: see /proc/sys/vm/nr_hugepages)",
-		field: func(s *Spec) any { return &s.HugePages }},
-	{Key: "post_api", Flag: "post-api", kind: kindEnum, choices: []string{"ex", "classic"}, applies: rdma,
-		Usage: "post work requests through ex (the extended API, ibv_wr_* on ibv_qp_ex, as perftest does) or classic (ibv_post_send); default ex where the device supports it, else classic (the JSON's params.post_api says which)",
-		field: func(s *Spec) any { return &s.PostAPI }},
-	{Key: "srq", Flag: "use-srq", kind: kindBool, applies: rdmaSend,
-		Usage: "receive through one shared receive queue per thread, -r deep, instead of one receive queue per QP",
-		field: func(s *Spec) any { return &s.SRQ }},
-	{Key: "mcast", Flag: "mcg", Short: "g", kind: kindBool, applies: rdmaSend,
-		Usage: "send to multicast groups, over UD (the default transport with it) on RoCE: every receiving queue pair joins a group of its own, chosen per run, which the peer sends to (the JSON's params.mcast_groups)",
-		field: func(s *Spec) any { return &s.Mcast }},
-	{Key: "rate", Flag: "rate", kind: kindInt, min: 1, max: 1_000_000_000, applies: rdma, list: true,
-		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve",
-		field: func(s *Spec) any { return &s.Rate }},
+// params are the table's shared parameters, in its order, each bound to
+// its field (a row without one is caught by TestEverySpecFieldIsDeclared
+// and binds to nothing).
+var params = bind()
+
+func bind() []*Param {
+	var out []*Param
+	for _, row := range catalog.Params() {
+		if row.Key == "" {
+			continue
+		}
+		f := fields[row.Key]
+		if f == nil {
+			f = func(*Spec) any { return nil }
+		}
+		out = append(out, &Param{Param: row, field: f})
+	}
+	return out
 }
 
 // Params returns the shared parameters that have a flag, in order.
@@ -126,10 +92,12 @@ func ParamByFlag(flag string) (*Param, bool) {
 }
 
 // IsBool reports whether the flag is a switch (given without a value).
-func (p *Param) IsBool() bool { return p.kind == kindBool || p.kind == kindCompletion }
+func (p *Param) IsBool() bool {
+	return p.Kind == catalog.ValueBool || p.Kind == catalog.ValueCompletion
+}
 
 // Applies reports whether the parameter means anything for w.
-func (p *Param) Applies(w Workload) bool { return p.applies == nil || p.applies(w) }
+func (p *Param) Applies(w Workload) bool { return p.Param.Applies == nil || p.Param.Applies(w) }
 
 // flagName is how messages name the flag: "-s" or "--validate".
 func (p *Param) flagName() string {
@@ -149,7 +117,7 @@ func (p *Param) get(s *Spec) string {
 	case *time.Duration:
 		return v.String()
 	case *bool:
-		if p.kind == kindCompletion {
+		if p.Kind == catalog.ValueCompletion {
 			return map[bool]string{false: "poll", true: "event"}[*v]
 		}
 		return strconv.FormatBool(*v)
@@ -159,8 +127,8 @@ func (p *Param) get(s *Spec) string {
 
 // unsetWire is the wire form of the parameter's unset value.
 func (p *Param) unsetWire(s *Spec) string {
-	if p.unset != "" {
-		return p.unset
+	if p.Unset != "" {
+		return p.Unset
 	}
 	switch p.field(s).(type) {
 	case *int:
@@ -194,7 +162,7 @@ func (p *Param) setWire(s *Spec, v string) error {
 	bad := func() error { return fmt.Errorf("peer parameter %s=%q is malformed", p.Key, v) }
 	switch f := p.field(s).(type) {
 	case *string:
-		if p.kind == kindEnum && v != "" && !slices.Contains(p.choices, v) {
+		if p.Kind == catalog.ValueEnum && v != "" && !slices.Contains(p.Choices, v) {
 			return bad()
 		}
 		*f = v
@@ -211,7 +179,7 @@ func (p *Param) setWire(s *Spec, v string) error {
 		}
 		*f = d
 	case *bool:
-		if p.kind == kindCompletion {
+		if p.Kind == catalog.ValueCompletion {
 			if v != "poll" && v != "event" {
 				return bad()
 			}
@@ -232,19 +200,19 @@ func (p *Param) setWire(s *Spec, v string) error {
 func (p *Param) setFlag(s *Spec, v string) error {
 	switch f := p.field(s).(type) {
 	case *string:
-		if p.kind != kindEnum {
+		if p.Kind != catalog.ValueEnum {
 			*f = v
 			return nil
 		}
-		for _, c := range p.choices {
+		for _, c := range p.Choices {
 			if strings.EqualFold(v, c) {
 				*f = c
 				return nil
 			}
 		}
-		return fmt.Errorf("choose %s", strings.Join(p.choices, ", "))
+		return fmt.Errorf("choose %s", strings.Join(p.Choices, ", "))
 	case *int:
-		if p.kind == kindSize {
+		if p.Kind == catalog.ValueSize {
 			n, err := point.ParseSize(v)
 			if err != nil {
 				return err
@@ -253,8 +221,8 @@ func (p *Param) setFlag(s *Spec, v string) error {
 			return nil
 		}
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < p.min || n > p.max {
-			return fmt.Errorf("want a whole number from %d to %d", p.min, p.max)
+		if err != nil || n < p.Min || n > p.Max {
+			return fmt.Errorf("want a whole number from %d to %d", p.Min, p.Max)
 		}
 		*f = int(n)
 	case *time.Duration:
@@ -292,7 +260,7 @@ func (v *FlagValue) String() string {
 	if v.list != nil {
 		return strings.Join(v.list, ",")
 	}
-	if v.p.kind == kindSeconds {
+	if v.p.Kind == catalog.ValueSeconds {
 		return strconv.FormatFloat(v.s.Duration.Seconds(), 'f', -1, 64)
 	}
 	return v.p.get(v.s)
@@ -302,7 +270,7 @@ func (v *FlagValue) String() string {
 // comma-separated values, each checked, none twice; the Spec gets the
 // first (Sweep gives them all).
 func (v *FlagValue) Set(s string) error {
-	if !v.p.list || !strings.Contains(s, ",") {
+	if !v.p.List || !strings.Contains(s, ",") {
 		v.list = nil
 		return v.p.setFlag(v.s, s)
 	}
@@ -343,7 +311,7 @@ func (v *FlagValue) Sweep(base Spec) []Spec {
 
 // Type names the value's kind for --help.
 func (v *FlagValue) Type() string {
-	return [...]string{"string", "string", "int", "size", "seconds", "bool", "bool"}[v.p.kind]
+	return [...]string{"string", "string", "int", "size", "seconds", "bool", "bool"}[v.p.Kind]
 }
 
 // Encode returns s's shared parameters keyed as in the handshake.

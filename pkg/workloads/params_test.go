@@ -1,10 +1,16 @@
 package workloads
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // TestEverySpecFieldIsDeclared: each Spec field is one parameter of the
@@ -12,20 +18,24 @@ import (
 // command line cannot drift apart.
 func TestEverySpecFieldIsDeclared(t *testing.T) {
 	var s Spec
-	fields := map[uintptr]string{}
+	specFields := map[uintptr]string{}
 	rt := reflect.TypeOf(s)
 	for i := range rt.NumField() {
-		fields[rt.Field(i).Offset] = rt.Field(i).Name
+		specFields[rt.Field(i).Offset] = rt.Field(i).Name
 	}
 	base := reflect.ValueOf(&s).Pointer()
 	keys, flags, shorts := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range params {
+		if p.field(&s) == nil {
+			t.Errorf("parameter %s has no Spec field in fields", p.Key)
+			continue
+		}
 		off := reflect.ValueOf(p.field(&s)).Pointer() - base
-		name, ok := fields[off]
+		name, ok := specFields[off]
 		if !ok {
 			t.Errorf("parameter %s points at no Spec field", p.Key)
 		}
-		delete(fields, off)
+		delete(specFields, off)
 		if keys[p.Key] {
 			t.Errorf("key %s declared twice", p.Key)
 		}
@@ -41,8 +51,43 @@ func TestEverySpecFieldIsDeclared(t *testing.T) {
 			t.Errorf("ParamByFlag(%q) does not find %s", p.Flag, p.Key)
 		}
 	}
-	for _, name := range fields {
+	for _, name := range specFields {
 		t.Errorf("Spec.%s is not in the parameter table", name)
+	}
+	for key := range fields {
+		if !keys[key] {
+			t.Errorf("fields binds %s, which is no shared parameter of catalog's table", key)
+		}
+	}
+}
+
+// TestEchoCarriesEveryParam: a shared parameter whose document key is its
+// handshake key reaches a result's params with the value the Spec holds;
+// post_api is the exception: the document says how this side posted,
+// which the RDMA side fills in once it knows (rdma_open.go).
+func TestEchoCarriesEveryParam(t *testing.T) {
+	for _, p := range params {
+		if p.Doc == "" || p.Doc != p.Key || p.Key == "workload" || p.Key == "post_api" || p.Kind == catalog.ValueCompletion {
+			continue
+		}
+		s := NewSpec("write_bw")
+		v := map[catalog.ValueKind]string{catalog.ValueInt: "3", catalog.ValueBool: "true", catalog.ValueString: "x"}[p.Kind]
+		if p.Kind == catalog.ValueEnum {
+			v = p.Choices[len(p.Choices)-1]
+		}
+		if err := p.setFlag(&s, v); err != nil {
+			t.Fatalf("%s=%s: %v", p.Key, v, err)
+		}
+		var rp report.Params
+		s.echo(&rp)
+		b, _ := json.Marshal(rp)
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(doc[p.Doc]); got != p.get(&s) {
+			t.Errorf("%s: the document holds %q, the Spec %q: copy it in Spec.echo", p.Doc, got, p.get(&s))
+		}
 	}
 }
 

@@ -11,8 +11,9 @@ import (
 // the peer in the handshake. Zero values (-1 for Warmup) mean "the
 // default"; [Spec.Resolve] returns a copy with every default filled in,
 // and a resolved Spec is what goes over the wire and into the results.
-// Each field is declared once, in the parameter table (params.go), which
-// gives its key, its flag and the workloads it applies to.
+// Each field is a row of the parameter table (package catalog), which
+// gives its keys, its flag and the workloads it applies to; params.go
+// binds the rows to the fields.
 type Spec struct {
 	Workload  string
 	Transport string // RC, UC, UD; TCP for the TCP baseline

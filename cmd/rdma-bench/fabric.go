@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/measure"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 func init() {
@@ -40,7 +40,7 @@ func runFabric(ctx context.Context, args []string) error {
 	var f measure.Flags
 	f.Register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, fabricUsage, strings.Join(workloads.Names(), ", "))
+		fmt.Fprintf(os.Stderr, fabricUsage, strings.Join(catalog.Names(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 func init() {
@@ -51,7 +51,7 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, runUsage, strings.Join(workloads.Names(), ", "))
+		fmt.Fprintf(stderr, runUsage, strings.Join(catalog.Names(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {

@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/expect"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 // Expect is run's and suite's --expect: absolute floors (or ceilings) on
@@ -44,7 +44,7 @@ func (e *Expect) CheckPlan(pts Points) error {
 	}
 	var points []expect.Point
 	for _, s := range pts.Specs {
-		w, _ := workloads.Lookup(s.Workload)
+		w, _ := catalog.Lookup(s.Workload)
 		points = append(points, expect.Point{Workload: s.Workload, Transport: s.Transport, Size: s.Size,
 			QPs: max(s.QPs, 1), Threads: max(s.Threads, 1), Latency: w.Latency()})
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
@@ -179,7 +180,7 @@ var rdmaFlags = []string{"ib-dev", "ib-port", "gid-index", "mtu", "sl", "tclass"
 // RDMA one, rather than measuring TCP as if it had applied.
 func CheckRDMAFlags(fs *pflag.FlagSet, names []string) error {
 	for _, n := range names {
-		if w, err := workloads.Lookup(n); err != nil || w.Family == workloads.RDMA {
+		if w, err := catalog.Lookup(n); err != nil || w.Family == catalog.RDMA {
 			return nil
 		}
 	}

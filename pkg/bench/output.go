@@ -16,7 +16,6 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 // Output is how results are written: the flags that choose it, and the
@@ -106,7 +105,7 @@ func (o *Output) Check() error {
 // nothing of w: hgrm holds latency histograms only, and comparison puts
 // an RDMA workload beside its TCP baseline. The refusal names the formats
 // that w can have.
-func (o *Output) CheckWorkload(w workloads.Workload) error {
+func (o *Output) CheckWorkload(w catalog.Workload) error {
 	if o.Format == report.ComparisonEncoder && !writes(report.ComparisonEncoder, w) {
 		return inputError("-o %s puts an RDMA workload beside its TCP baseline, and %s has none (it is a baseline itself, or has no TCP counterpart): "+
 			"choose an RDMA workload, or -o %s", report.ComparisonEncoder, w.Name, strings.Join(formatsFor(w), ", "))
@@ -118,7 +117,7 @@ func (o *Output) CheckWorkload(w workloads.Workload) error {
 }
 
 // writes tells whether the format writes something of w.
-func writes(format string, w workloads.Workload) bool {
+func writes(format string, w catalog.Workload) bool {
 	switch format {
 	case report.ComparisonEncoder:
 		_, ok := catalog.Baseline(w.Name)
@@ -130,7 +129,7 @@ func writes(format string, w workloads.Workload) bool {
 }
 
 // formatsFor are the formats that write something of w.
-func formatsFor(w workloads.Workload) []string {
+func formatsFor(w catalog.Workload) []string {
 	var out []string
 	for _, n := range report.Encoders() {
 		if writes(n, w) {

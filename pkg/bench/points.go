@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/expect"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -49,7 +50,7 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		if err != nil {
 			return out, inputError("%v", err)
 		}
-		w, _ := workloads.Lookup(r.Workload)
+		w, _ := catalog.Lookup(r.Workload)
 		sides := 1
 		if at.Loopback {
 			sides = 2
@@ -57,7 +58,7 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		if err := b.Local.CheckCPUs(sides * max(r.Threads, 1)); err != nil {
 			return out, inputError("%v", err)
 		}
-		if w.Family == workloads.RDMA {
+		if w.Family == catalog.RDMA {
 			key := probeKey{r.Transport, r.RDMACM, r.SendOps()}
 			lim, ok := probed[key]
 			if !ok {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -26,7 +27,7 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 		if err != nil {
 			return nil, inputError("%v", err)
 		}
-		if w.Family == workloads.RDMA {
+		if w.Family == catalog.RDMA {
 			_, lim, err := workloads.Probe(r, b.Local)
 			if err != nil {
 				return nil, err
@@ -68,8 +69,8 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 
 // LookupWorkload finds the workload called name; a name of perftest's
 // (raw_ethernet_bw, ib_write_bw) is refused saying what rdma-bench offers.
-func LookupWorkload(name string) (workloads.Workload, error) {
-	w, err := workloads.Lookup(name)
+func LookupWorkload(name string) (catalog.Workload, error) {
+	w, err := catalog.Lookup(name)
 	if err != nil {
 		if h := perftestflags.Workload(name); h != "" {
 			return w, inputError("%v; %s", err, h)

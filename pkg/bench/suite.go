@@ -3,6 +3,7 @@ package bench
 import (
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -19,7 +20,7 @@ func (b *Flags) SuiteSpecs(list []int) []workloads.Spec {
 	var specs []workloads.Spec
 	for _, s := range list {
 		for _, name := range SuiteWorkloads {
-			w, _ := workloads.Lookup(name)
+			w, _ := catalog.Lookup(name)
 			sp := b.Spec.Only(w)
 			sp.Size = s
 			specs = append(specs, sp)

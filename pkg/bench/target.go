@@ -4,7 +4,7 @@ import (
 	"net"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
 // Target is where the points run: a server's host, or both sides here.
@@ -18,7 +18,7 @@ type Target struct {
 func RunTarget(args []string, loopback bool) (Target, string, error) {
 	switch {
 	case len(args) == 0:
-		return Target{}, "", inputError("name a workload: %s", strings.Join(workloads.Names(), ", "))
+		return Target{}, "", inputError("name a workload: %s", strings.Join(catalog.Names(), ", "))
 	case len(args) > 2:
 		return Target{}, "", inputError("unexpected argument %q", args[2])
 	case loopback && len(args) == 2:

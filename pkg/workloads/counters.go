@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/counters"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
@@ -54,7 +55,7 @@ func (w *portWatch) deltas() (*counters.Deltas, string) {
 // the run was clean, and whether the packets and bytes counted agree with
 // what both sides posted.
 func (s *session) judgeCounters(own, theirs figures) *report.NICCounters {
-	if !s.local.Counters || s.w.Family != RDMA {
+	if !s.local.Counters || s.w.Family != catalog.RDMA {
 		return nil
 	}
 	c := &report.NICCounters{}
@@ -132,22 +133,22 @@ func marshalDeltas(d *counters.Deltas) json.RawMessage {
 // the run is one the model does not describe.
 func (s *session) checkWire(own, theirs figures) string {
 	d := own.Device
-	if own.Counters == nil || d == nil || s.spec.Bidir || (s.spec.Validate && s.w.Op == OpAtomic) {
+	if own.Counters == nil || d == nil || s.spec.Bidir || (s.spec.Validate && s.w.Op == catalog.OpAtomic) {
 		return ""
 	}
 	w := counters.Workload{Transport: counters.Transport(s.spec.Transport), MessageBytes: int64(s.spec.Size),
 		PathMTUBytes: d.MTU, Ops: int64(own.Posted), Acks: counters.AcksAny}
 	switch s.w.Op {
-	case OpWrite:
+	case catalog.OpWrite:
 		w.Op = counters.OpWrite
 		if s.spec.Imm {
 			w.Op = counters.OpWriteImm
 		}
-	case OpRead:
+	case catalog.OpRead:
 		w.Op = counters.OpRead
-	case OpSend:
+	case catalog.OpSend:
 		w.Op = counters.OpSend
-	case OpAtomic:
+	case catalog.OpAtomic:
 		w.Op = counters.OpAtomic
 	}
 	switch {

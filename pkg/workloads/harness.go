@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
@@ -27,7 +28,7 @@ func RunClient(ctx context.Context, spec Spec, local Local, host string, port in
 	if err != nil {
 		return nil, err
 	}
-	w, _ := Lookup(spec.Workload)
+	w, _ := catalog.Lookup(spec.Workload)
 	conn, err := exchange.Dial(ctx, host, port, DialTimeout)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
@@ -138,7 +139,7 @@ func (l Local) pathMTU(active int) int {
 
 // CheckDevice rejects what this device cannot do, before any queue pair
 // is created.
-func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
+func CheckDevice(s Spec, l Local, w catalog.Workload, d DeviceLimits) error {
 	if uint64(s.Size) > d.MaxMRSize {
 		return fmt.Errorf("size %d: above %s's max_mr_size %d", s.Size, d.Name, d.MaxMRSize)
 	}
@@ -155,7 +156,7 @@ func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
 	if l.Inline > d.MaxInline {
 		return fmt.Errorf("-I %d: above %s's maximum inline size %d for %s", l.Inline, d.Name, d.MaxInline, s.Transport)
 	}
-	if l.Inline > 0 && (w.Op == OpRead || w.Op == OpAtomic) {
+	if l.Inline > 0 && (w.Op == catalog.OpRead || w.Op == catalog.OpAtomic) {
 		return fmt.Errorf("-I %d: %s carries no payload inline", l.Inline, w.Name)
 	}
 	if l.MTU > d.ActiveMTU {
@@ -170,7 +171,7 @@ func CheckDevice(s Spec, l Local, w Workload, d DeviceLimits) error {
 	if s.PostAPI == "ex" && !d.PostEx {
 		return fmt.Errorf("--post-api ex: %s cannot create queue pairs for the extended post API for %s (ibv_create_qp_ex with send_ops_flags): use --post-api classic", d.Name, w.Name)
 	}
-	if w.Op == OpAtomic && !d.Atomics {
+	if w.Op == catalog.OpAtomic && !d.Atomics {
 		return fmt.Errorf("%s does not support atomic operations (atomic_cap none)", d.Name)
 	}
 	if l.ODP {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs/verbstest"
 )
@@ -18,24 +19,24 @@ import (
 // engine's path.
 func matrix() []Spec {
 	var out []Spec
-	for _, w := range All() {
+	for _, w := range catalog.All() {
 		for _, tr := range w.Transports {
 			for _, ev := range []bool{false, true} {
 				s := NewSpec(w.Name)
-				s.Transport, s.Events, s.Validate = tr, ev, w.Family == RDMA
+				s.Transport, s.Events, s.Validate = tr, ev, w.Family == catalog.RDMA
 				s.Iterations, s.Warmup = 40, 5
 				s.Size = 1024
 				if w.Latency() {
 					s.Size = 64
 				}
-				if w.Op == OpAtomic {
+				if w.Op == catalog.OpAtomic {
 					s.Size = 8
 				}
-				if w.Family == RDMA && !w.Latency() {
+				if w.Family == catalog.RDMA && !w.Latency() {
 					s.TxDepth, s.CQMod = 16, 4
 				}
 				out = append(out, s)
-				if w.Op == OpAtomic && !ev {
+				if w.Op == catalog.OpAtomic && !ev {
 					cs := s
 					cs.Atomic = "cswap"
 					out = append(out, cs)
@@ -103,7 +104,7 @@ func TestLoopbackMatrix(t *testing.T) {
 func checkResult(t *testing.T, s Spec, res *report.Result) {
 	t.Helper()
 	s = resolved(t, s)
-	w, _ := Lookup(s.Workload)
+	w, _ := catalog.Lookup(s.Workload)
 	if res.Workload != s.Workload || res.Transport != s.Transport || res.Completion != s.Completion() {
 		t.Errorf("result params %s/%s/%s", res.Workload, res.Transport, res.Completion)
 	}
@@ -249,7 +250,7 @@ func TestReportIntervalAllThreads(t *testing.T) {
 }
 
 // applies reports whether the shared parameter key applies to w.
-func applies(key string, w Workload) bool {
+func applies(key string, w catalog.Workload) bool {
 	for _, p := range params {
 		if p.Key == key {
 			return p.Applies(w)

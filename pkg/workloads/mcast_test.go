@@ -3,6 +3,8 @@ package workloads
 import (
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
 // -g (--mcg) is for send_lat and send_bw over UD: with no -c it chooses
@@ -52,9 +54,9 @@ func TestMcastResolve(t *testing.T) {
 	}
 }
 
-func mustLookup(t *testing.T, name string) Workload {
+func mustLookup(t *testing.T, name string) catalog.Workload {
 	t.Helper()
-	w, err := Lookup(name)
+	w, err := catalog.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}

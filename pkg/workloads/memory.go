@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -37,9 +38,9 @@ type Memory struct {
 // buffers and, on the client, the latency samples kept (every one in
 // iteration mode, a histogram in duration mode) for runs runs.
 func (s Spec) Memory(client bool, runs int) Memory {
-	w, _ := Lookup(s.Workload)
+	w, _ := catalog.Lookup(s.Workload)
 	var m Memory
-	if w.Family == RDMA {
+	if w.Family == catalog.RDMA {
 		grh := 0
 		if s.Transport == "UD" {
 			grh = udGRH

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -16,13 +17,13 @@ var ErrODPUntested = errors.New("not implemented: untested")
 // odpNeeds is what w's memory must support under on-demand paging, on
 // both sides (as perftest checks it): the operation, and for SEND its
 // receives.
-func odpNeeds(w Workload) verbs.ODPOps {
+func odpNeeds(w catalog.Workload) verbs.ODPOps {
 	switch w.Op {
-	case OpWrite:
+	case catalog.OpWrite:
 		return verbs.ODPWrite
-	case OpRead:
+	case catalog.OpRead:
 		return verbs.ODPRead
-	case OpAtomic:
+	case catalog.OpAtomic:
 		return verbs.ODPAtomic
 	}
 	return verbs.ODPSend | verbs.ODPRecv
@@ -30,7 +31,7 @@ func odpNeeds(w Workload) verbs.ODPOps {
 
 // checkODP refuses --odp, naming what the device lacks for s; on a
 // device that has it all, with ErrODPUntested.
-func checkODP(s Spec, w Workload, d DeviceLimits) error {
+func checkODP(s Spec, w catalog.Workload, d DeviceLimits) error {
 	c := d.ODP
 	if !c.Supported {
 		return errNoODP(d)

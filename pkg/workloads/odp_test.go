@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -36,7 +37,7 @@ func TestCheckODP(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: Resolve: %v", tc.workload, err)
 		}
-		w, _ := Lookup(tc.workload)
+		w, _ := catalog.Lookup(tc.workload)
 		l := DefaultLocal()
 		l.ODP = true
 		lim := DeviceLimits{Name: "rxe0", MaxQPWR: 1024, MaxCQE: 1 << 16, MaxMRSize: 1 << 30, MaxInline: 256, ActiveMTU: 4096, Atomics: true, ODP: tc.caps}

@@ -97,7 +97,7 @@ func (p *Param) IsBool() bool {
 }
 
 // Applies reports whether the parameter means anything for w.
-func (p *Param) Applies(w Workload) bool { return p.Param.Applies == nil || p.Param.Applies(w) }
+func (p *Param) Applies(w catalog.Workload) bool { return p.Param.Applies == nil || p.Param.Applies(w) }
 
 // flagName is how messages name the flag: "-s" or "--validate".
 func (p *Param) flagName() string {
@@ -146,7 +146,7 @@ func (p *Param) isSet(s *Spec) bool { return p.get(s) != p.unsetWire(s) }
 
 // Only returns s without the parameters that do not apply to w: for a
 // suite, whose flags mean something for some of its workloads only.
-func (s Spec) Only(w Workload) Spec {
+func (s Spec) Only(w catalog.Workload) Spec {
 	r := s
 	for _, p := range params {
 		if !p.Applies(w) {
@@ -359,7 +359,7 @@ func (s Spec) echo(p *report.Params) {
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
 	p.Validate, p.RDMACM, p.Rate, p.SRQ, p.Mcast = s.Validate, s.RDMACM, s.Rate, s.SRQ, s.Mcast
-	if w, _ := Lookup(s.Workload); w.Family == RDMA {
+	if w, _ := catalog.Lookup(s.Workload); w.Family == catalog.RDMA {
 		p.PageBytes = s.pageBytes()
 	}
 }
@@ -369,7 +369,7 @@ func (s Spec) echo(p *report.Params) {
 // cut short then lists every point it was asked for, so that no view reads
 // a shorter sweep as a complete one.
 func NotReached(s Spec, why string) *report.Result {
-	w, _ := Lookup(s.Workload)
+	w, _ := catalog.Lookup(s.Workload)
 	res := &report.Result{Kind: w.Kind, Status: report.StatusPartial, Reason: why}
 	s.echo(&res.Params)
 	return res

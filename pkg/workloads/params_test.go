@@ -178,12 +178,12 @@ func TestFlagValues(t *testing.T) {
 func TestOnly(t *testing.T) {
 	s := NewSpec("")
 	s.QPs, s.Validate, s.Events, s.Size = 4, true, true, 64
-	tcp, _ := Lookup("tcp_bw")
+	tcp, _ := catalog.Lookup("tcp_bw")
 	got := s.Only(tcp)
 	if got.QPs != 0 || got.Validate || !got.Events || got.Size != 64 || got.Workload != "tcp_bw" || got.Warmup != -1 {
 		t.Errorf("Only(tcp_bw) = %+v", got)
 	}
-	bw, _ := Lookup("write_bw")
+	bw, _ := catalog.Lookup("write_bw")
 	if got := s.Only(bw); got.QPs != 4 || !got.Validate {
 		t.Errorf("Only(write_bw) = %+v", got)
 	}

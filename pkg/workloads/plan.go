@@ -1,5 +1,7 @@
 package workloads
 
+import "github.com/rdma-bench/rdma-bench/pkg/catalog"
+
 // role is the side of a run: the client initiates, the server answers.
 type role int
 
@@ -25,10 +27,10 @@ type plan struct {
 }
 
 // planFor derives a side's plan from the workload.
-func planFor(w Workload, s Spec, r role) plan {
+func planFor(w catalog.Workload, s Spec, r role) plan {
 	// A receive completion is needed for SEND (a TCP message is one), and
 	// for RDMA WRITE with immediate.
-	needsRecv := w.Op == OpSend || (w.Op == OpWrite && s.Imm)
+	needsRecv := w.Op == catalog.OpSend || (w.Op == catalog.OpWrite && s.Imm)
 	var p plan
 	if w.Latency() {
 		p.ping = r == client

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
@@ -127,16 +128,16 @@ func (n *rdmaSide) engineSpec(i int, wk *rdmaWorker) engine.Spec {
 		Slots: c.slots(), Rate: uint64(rate), SRQ: wk.srq}
 	s.Stride = wk.qps[0].region / s.Slots
 	switch n.s.w.Op {
-	case OpWrite:
+	case catalog.OpWrite:
 		s.Verb = engine.Write
 		if c.Imm {
 			s.Verb = engine.WriteImm
 		}
-	case OpRead:
+	case catalog.OpRead:
 		s.Verb = engine.Read
-	case OpSend:
+	case catalog.OpSend:
 		s.Verb = engine.Send
-	case OpAtomic:
+	case catalog.OpAtomic:
 		s.Verb = engine.FetchAdd
 		s.CompareAdd = 1
 		if c.Atomic == "cswap" {

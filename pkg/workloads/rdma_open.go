@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -175,7 +176,7 @@ func openRDMA(s *session) (_ side, err error) {
 	n.inline = s.local.Inline
 	if n.inline < 0 {
 		n.inline = 0
-		if s.w.Op == OpWrite || s.w.Op == OpSend {
+		if s.w.Op == catalog.OpWrite || s.w.Op == catalog.OpSend {
 			n.inline = n.limits.MaxInline
 		}
 	}
@@ -319,19 +320,19 @@ func probePostEx(ctx *verbs.Context, pd *verbs.PD, transport string, ops verbs.S
 // SendOps is what s's queue pairs post: its operation, in the extended
 // API's terms.
 func (s Spec) SendOps() verbs.SendOps {
-	w, _ := Lookup(s.Workload)
+	w, _ := catalog.Lookup(s.Workload)
 	switch {
-	case w.Op == OpWrite && s.Imm:
+	case w.Op == catalog.OpWrite && s.Imm:
 		return verbs.OpsWriteImm
-	case w.Op == OpWrite:
+	case w.Op == catalog.OpWrite:
 		return verbs.OpsWrite
-	case w.Op == OpRead:
+	case w.Op == catalog.OpRead:
 		return verbs.OpsRead
-	case w.Op == OpSend:
+	case w.Op == catalog.OpSend:
 		return verbs.OpsSend
-	case w.Op == OpAtomic && s.Atomic == "cswap":
+	case w.Op == catalog.OpAtomic && s.Atomic == "cswap":
 		return verbs.OpsCmpSwap
-	case w.Op == OpAtomic:
+	case w.Op == catalog.OpAtomic:
 		return verbs.OpsFetchAdd
 	}
 	return 0
@@ -349,11 +350,11 @@ func (n *rdmaSide) remoteAccess() verbs.Access {
 		return 0
 	}
 	switch w.Op {
-	case OpWrite:
+	case catalog.OpWrite:
 		return verbs.AccessRemoteWrite
-	case OpRead:
+	case catalog.OpRead:
 		return verbs.AccessRemoteRead
-	case OpAtomic:
+	case catalog.OpAtomic:
 		if spec.Validate {
 			// Validation reads the target back after the run.
 			return verbs.AccessRemoteAtomic | verbs.AccessRemoteRead

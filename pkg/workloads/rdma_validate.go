@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -43,7 +44,7 @@ func (n *rdmaSide) fillPatterns() {
 	for _, wk := range n.ws {
 		for _, q := range wk.qps {
 			fillPattern(q.local(), patternSeed(n.s.role, false))
-			if n.s.w.Op == OpRead {
+			if n.s.w.Op == catalog.OpRead {
 				fillPattern(q.target(), patternSeed(n.s.role, true))
 			}
 		}
@@ -77,7 +78,7 @@ func (n *rdmaSide) validate(results []workerResult) string {
 			switch validationFor(s.w, c, s.role) {
 			case checkTarget:
 				n := size
-				if s.w.Op == OpWrite && s.w.Latency() {
+				if s.w.Op == catalog.OpWrite && s.w.Latency() {
 					n-- // the last byte carries the ping-pong sequence
 				}
 				err = check(q.target()[grh:grh+n], patternSeed(peer, false), "received payload")
@@ -152,18 +153,18 @@ const (
 	checkAtomic
 )
 
-func validationFor(w Workload, c Spec, r role) validation {
+func validationFor(w catalog.Workload, c Spec, r role) validation {
 	active := r == client || c.Bidir
 	switch w.Op {
-	case OpWrite, OpSend:
+	case catalog.OpWrite, catalog.OpSend:
 		if w.Latency() || r == server || c.Bidir {
 			return checkTarget
 		}
-	case OpRead:
+	case catalog.OpRead:
 		if active {
 			return checkLocal
 		}
-	case OpAtomic:
+	case catalog.OpAtomic:
 		if r == client {
 			return checkAtomic
 		}

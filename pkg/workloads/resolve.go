@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
@@ -57,13 +58,13 @@ type DeviceLimits struct {
 // UD message's size). Resolving a resolved Spec changes nothing: a server
 // resolves its client's Spec to check it.
 func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
-	w, err := Lookup(s.Workload)
+	w, err := catalog.Lookup(s.Workload)
 	if err != nil {
 		return s, nil, err
 	}
 	for _, p := range params {
 		if p.isSet(&s) && !p.Applies(w) {
-			return s, nil, fmt.Errorf("%s applies to %s, not %s", p.flagName(), where(p.Applies), w.Name)
+			return s, nil, fmt.Errorf("%s applies to %s, not %s", p.flagName(), catalog.Where(p.Applies), w.Name)
 		}
 	}
 	r := s
@@ -86,7 +87,7 @@ func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
 		return s, nil, err
 	}
 	r.resolveCount(w)
-	if w.Family == RDMA {
+	if w.Family == catalog.RDMA {
 		if err := r.resolveRDMA(w, note); err != nil {
 			return s, nil, err
 		}
@@ -94,9 +95,9 @@ func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
 	return r, notes, nil
 }
 
-func (r *Spec) resolveSize(w Workload, dev *DeviceLimits, note func(string, ...any)) error {
+func (r *Spec) resolveSize(w catalog.Workload, dev *DeviceLimits, note func(string, ...any)) error {
 	switch {
-	case w.Op == OpAtomic:
+	case w.Op == catalog.OpAtomic:
 		if r.Size != 0 && r.Size != 8 {
 			return fmt.Errorf("size %d: atomic operations move exactly 8 bytes", r.Size)
 		}
@@ -120,12 +121,12 @@ func (r *Spec) resolveSize(w Workload, dev *DeviceLimits, note func(string, ...a
 }
 
 // resolveCount fills in the iteration count and the warm-up.
-func (r *Spec) resolveCount(w Workload) {
+func (r *Spec) resolveCount(w catalog.Workload) {
 	if r.Iterations == 0 && r.Duration == 0 {
 		switch {
 		case w.Latency():
 			r.Iterations = defaultLatIters
-		case w.Family == TCP:
+		case w.Family == catalog.TCP:
 			r.Iterations = defaultTCPBwIters
 		default:
 			r.Iterations = defaultBwIters
@@ -140,7 +141,7 @@ func (r *Spec) resolveCount(w Workload) {
 	}
 }
 
-func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
+func (r *Spec) resolveRDMA(w catalog.Workload, note func(string, ...any)) error {
 	if r.Imm && r.Transport == "UD" {
 		return errors.New("--imm needs RC or UC: UD has no RDMA WRITE")
 	}
@@ -153,7 +154,7 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 	if r.RDMACM && r.Transport == "UD" {
 		return errors.New("--rdma-cm connects RC and UC queue pairs: UD needs no connection")
 	}
-	if w.Latency() && w.Op == OpWrite && r.Events && !r.Imm {
+	if w.Latency() && w.Op == catalog.OpWrite && r.Events && !r.Imm {
 		// The responder's completion event needs a receive: the only
 		// way to wait for a WRITE's arrival without spinning on memory.
 		r.Imm = true
@@ -213,7 +214,7 @@ func (r *Spec) resolveRDMA(w Workload, note func(string, ...any)) error {
 }
 
 // checkRate refuses a rate the loop cannot keep.
-func (r *Spec) checkRate(w Workload) error {
+func (r *Spec) checkRate(w catalog.Workload) error {
 	switch {
 	case r.Rate == 0:
 		return nil
@@ -245,12 +246,12 @@ func CheckRate(rate int) error {
 // queue's, for a SEND or an immediate), at most 255 (a WRITE ping-pong
 // tells its slots apart by a byte); one for a closed loop.
 func (s Spec) slots() int {
-	w, _ := Lookup(s.Workload)
+	w, _ := catalog.Lookup(s.Workload)
 	if s.Rate == 0 || !w.Latency() {
 		return 1
 	}
 	n := min(s.TxDepth, 255)
-	if w.Op == OpSend || s.Imm {
+	if w.Op == catalog.OpSend || s.Imm {
 		n = min(n, s.RxDepth)
 	}
 	return max(n, 1)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
 func spec(workload string, mod func(*Spec)) Spec {
@@ -105,7 +107,7 @@ func TestResolveDefaults(t *testing.T) {
 // TestResolveEveryWorkload: each workload resolves with its defaults, in
 // every transport, and resolving again changes nothing.
 func TestResolveEveryWorkload(t *testing.T) {
-	for _, w := range All() {
+	for _, w := range catalog.All() {
 		for _, tr := range w.Transports {
 			s := spec(w.Name, func(s *Spec) { s.Transport = tr })
 			got, _, err := s.Resolve(&DeviceLimits{ActiveMTU: 4096})
@@ -148,13 +150,13 @@ func TestCheckDevice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Resolve: %v", err)
 		}
-		w, _ := Lookup(r.Workload)
+		w, _ := catalog.Lookup(r.Workload)
 		if err := CheckDevice(r, l, w, lim); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("CheckDevice = %v; want %q", err, tc.want)
 		}
 	}
 	r, _, _ := NewSpec("atomic_bw").Resolve(nil)
-	w, _ := Lookup("atomic_bw")
+	w, _ := catalog.Lookup("atomic_bw")
 	if err := CheckDevice(r, DefaultLocal(), w, DeviceLimits{Name: "x", MaxQPWR: 1024, MaxCQE: 1 << 16, MaxMRSize: 1 << 30, ActiveMTU: 1024}); err == nil || !strings.Contains(err.Error(), "atomic") {
 		t.Errorf("atomics on a device without them: %v", err)
 	}
@@ -220,7 +222,7 @@ func TestPlans(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, _ := Lookup(tc.w)
+		w, _ := catalog.Lookup(tc.w)
 		if got := planFor(w, s, tc.r); got != tc.want {
 			t.Errorf("%s %s: plan %+v, want %+v", tc.w, tc.r, got, tc.want)
 		}
@@ -228,17 +230,17 @@ func TestPlans(t *testing.T) {
 }
 
 func TestBaseline(t *testing.T) {
-	for _, w := range All() {
-		b, ok := Baseline(w.Name)
-		if ok != (w.Family == RDMA) {
+	for _, w := range catalog.All() {
+		b, ok := catalog.Baseline(w.Name)
+		if ok != (w.Family == catalog.RDMA) {
 			t.Errorf("%s: baseline %q, %t", w.Name, b, ok)
 			continue
 		}
 		if !ok {
 			continue
 		}
-		bw, err := Lookup(b)
-		if err != nil || bw.Family != TCP || bw.Kind != w.Kind {
+		bw, err := catalog.Lookup(b)
+		if err != nil || bw.Family != catalog.TCP || bw.Kind != w.Kind {
 			t.Errorf("%s: baseline %s is not a TCP workload of the same kind", w.Name, b)
 		}
 	}

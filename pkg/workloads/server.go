@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 )
 
@@ -201,7 +202,7 @@ func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello excha
 	if err := conn.AnswerHello(sv.Explicit, hello); err != nil {
 		return what, false, err
 	}
-	w, _ := Lookup(spec.Workload)
+	w, _ := catalog.Lookup(spec.Workload)
 	_, err = newSession(spec, sv.Local, w, server, conn, port).run(ctx)
 	return what, true, err
 }

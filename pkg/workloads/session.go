@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/counters"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
@@ -21,7 +22,7 @@ import (
 type session struct {
 	spec   Spec
 	local  Local
-	w      Workload
+	w      catalog.Workload
 	role   role
 	plan   plan
 	conn   *exchange.Conn
@@ -34,7 +35,7 @@ type session struct {
 	alive atomic.Int64
 }
 
-func newSession(spec Spec, local Local, w Workload, r role, conn *exchange.Conn, port int) *session {
+func newSession(spec Spec, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
 	return &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
 }
 
@@ -88,7 +89,7 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 }
 
 func (s *session) open() (err error) {
-	if s.w.Family == TCP {
+	if s.w.Family == catalog.TCP {
 		s.side, err = openTCP(s)
 	} else {
 		s.side, err = openRDMA(s)

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -75,12 +76,12 @@ const MaxFullResultRanks = 64
 // one, each known and named once. It returns their names.
 func Workloads(args []string) ([]string, error) {
 	if len(args) == 0 {
-		return nil, fmt.Errorf("name the workloads to measure on every pair: %s", strings.Join(workloads.Names(), ", "))
+		return nil, fmt.Errorf("name the workloads to measure on every pair: %s", strings.Join(catalog.Names(), ", "))
 	}
 	var names []string
 	seen := map[string]bool{}
 	for _, a := range args {
-		w, err := workloads.Lookup(a)
+		w, err := catalog.Lookup(a)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +103,7 @@ func CheckFlagsApply(names, flags []string) error {
 		if !ok {
 			continue
 		}
-		if !slices.ContainsFunc(names, func(n string) bool { w, _ := workloads.Lookup(n); return p.Applies(w) }) {
+		if !slices.ContainsFunc(names, func(n string) bool { w, _ := catalog.Lookup(n); return p.Applies(w) }) {
 			return fmt.Errorf("--%s applies to none of %s", fl, strings.Join(names, ", "))
 		}
 	}
@@ -212,7 +213,7 @@ func (c *Config) CheckOutputs() error {
 func (c *Config) Specs(shared workloads.Spec) []workloads.Spec {
 	out := make([]workloads.Spec, 0, len(c.Workloads))
 	for _, n := range c.Workloads {
-		w, _ := workloads.Lookup(n)
+		w, _ := catalog.Lookup(n)
 		out = append(out, shared.Only(w))
 	}
 	return out
@@ -231,7 +232,7 @@ func (c *Config) MatrixMetrics() []string {
 // MatrixMetric is the metric rank 0 prints a matrix of, and checks for
 // outliers, for a workload: p50 latency, or bandwidth.
 func MatrixMetric(workload string) string {
-	w, _ := workloads.Lookup(workload)
+	w, _ := catalog.Lookup(workload)
 	return fabric.MatrixMetric(workload, w.Latency())
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -154,9 +155,9 @@ func TestCraftedHelloRefused(t *testing.T) {
 	port := freePort(t)
 	srv := start(t, "server", "-p", port, "--persistent", "--max-memory", "256M")
 	srv.await(t, "listening on", 10*time.Second)
-	s := workloads.NewSpec("write_bw")
+	s := point.NewSpec("write_bw")
 	s.Size, s.QPs = 256<<20, 8
-	s, _, err := s.Resolve(nil)
+	s, _, err := workloads.Resolve(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

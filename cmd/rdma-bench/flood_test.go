@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -135,7 +136,7 @@ func underFlood(t *testing.T, from net.Addr, junk bool, clients int) floodOutcom
 	}()
 	time.Sleep(time.Second) // the flood under way
 	out := floodOutcome{realRuns: clients}
-	spec := workloads.NewSpec("tcp_lat")
+	spec := point.NewSpec("tcp_lat")
 	spec.Iterations = 100
 	local := workloads.DefaultLocal()
 	for i := range clients {

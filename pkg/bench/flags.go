@@ -26,7 +26,7 @@ import (
 // (declared once, in pkg/workloads' parameter table), this side's local
 // settings, and the connection.
 type Flags struct {
-	Spec  workloads.Spec
+	Spec  point.Spec
 	Local workloads.Local
 	Port  int // -p: the control connection's
 
@@ -36,7 +36,7 @@ type Flags struct {
 	clock     string
 	maxMemory string
 	fs        *pflag.FlagSet
-	rate      *workloads.FlagValue // --rate, which run takes as a list
+	rate      *point.FlagValue // --rate, which run takes as a list
 }
 
 // TokenEnv names the environment variable that gives the token (better
@@ -46,9 +46,9 @@ const TokenEnv = "RDMA_BENCH_TOKEN"
 // Register adds the flags to fs.
 func (b *Flags) Register(fs *pflag.FlagSet) {
 	b.fs = fs
-	b.Spec = workloads.NewSpec("")
+	b.Spec = point.NewSpec("")
 	b.Local = workloads.DefaultLocal()
-	for _, p := range workloads.Params() {
+	for _, p := range point.Params() {
 		v := p.Value(&b.Spec)
 		if p.Key == "rate" {
 			b.rate = v
@@ -155,7 +155,7 @@ func (b *Flags) Sizes() ([]int, error) {
 func (b *Flags) ExplicitKeys() []string {
 	var keys []string
 	b.fs.Visit(func(f *pflag.Flag) {
-		if p, ok := workloads.ParamByFlag(f.Name); ok {
+		if p, ok := point.ParamByFlag(f.Name); ok {
 			keys = append(keys, p.Key)
 		}
 	})
@@ -196,7 +196,7 @@ func (b *Flags) DefaultDuration(d time.Duration) {
 
 // RunSpecs are run's points of workload: one, or one a size of sizes (-a),
 // each expanded over the --rate list (rateSweep).
-func (b *Flags) RunSpecs(workload string, sizes []int) []workloads.Spec {
+func (b *Flags) RunSpecs(workload string, sizes []int) []point.Spec {
 	spec := b.Spec
 	spec.Workload = workload
 	specs := b.rateSweep(spec)
@@ -213,13 +213,13 @@ func (b *Flags) RunSpecs(workload string, sizes []int) []workloads.Spec {
 // rateSweep expands a point over run's --rate list: the closed loop (or,
 // for bandwidth, the unlimited stream) first, the curve's reference, then
 // each rate; the point alone when one rate or none was given.
-func (b *Flags) rateSweep(sp workloads.Spec) []workloads.Spec {
+func (b *Flags) rateSweep(sp point.Spec) []point.Spec {
 	if !b.rate.IsList() {
-		return []workloads.Spec{sp}
+		return []point.Spec{sp}
 	}
 	ref := sp
 	ref.Rate = 0
-	return append([]workloads.Spec{ref}, b.rate.Sweep(sp)...)
+	return append([]point.Spec{ref}, b.rate.Sweep(sp)...)
 }
 
 // OneRate refuses a --rate list where one rate is meant (the server).

@@ -14,6 +14,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/expect"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -21,7 +22,7 @@ import (
 
 // Points are an invocation's points, checked, with the device they use.
 type Points struct {
-	Specs  []workloads.Spec
+	Specs  []point.Spec
 	Device *report.Device
 }
 
@@ -30,7 +31,7 @@ type Points struct {
 // also gives a UD message its default size, the MTU). A UD point of a
 // sweep above the MTU is dropped with a note on log. Bad input is an
 // bad input (package inputerr); a device that cannot be opened, the device's error.
-func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int, log io.Writer) (Points, error) {
+func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log io.Writer) (Points, error) {
 	var out Points
 	type probeKey struct {
 		transport string
@@ -46,7 +47,7 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		}
 	}
 	for _, sp := range specs {
-		r, _, err := sp.Resolve(nil)
+		r, _, err := workloads.Resolve(sp, nil)
 		if err != nil {
 			return out, inputError("%v", err)
 		}
@@ -59,7 +60,7 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 			return out, inputError("%v", err)
 		}
 		if w.Family == catalog.RDMA {
-			key := probeKey{r.Transport, r.RDMACM, r.SendOps()}
+			key := probeKey{r.Transport, r.RDMACM, workloads.SendOps(r)}
 			lim, ok := probed[key]
 			if !ok {
 				dev, l, err := workloads.Probe(r, b.Local)
@@ -76,7 +77,7 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 				continue
 			}
 			var notes []string
-			if r, notes, err = sp.Resolve(&lim); err != nil {
+			if r, notes, err = workloads.Resolve(sp, &lim); err != nil {
 				return out, inputError("%v", err)
 			}
 			for _, n := range notes {
@@ -88,9 +89,9 @@ func (b *Flags) Resolve(specs []workloads.Spec, at Target, sweep bool, runs int,
 		}
 		// Memory is checked before anything is allocated: this side's,
 		// and the server's too in loopback (one process).
-		need := r.Memory(true, runs)
+		need := workloads.MemoryOf(r, true, runs)
 		if at.Loopback {
-			srv := r.Memory(false, 1)
+			srv := workloads.MemoryOf(r, false, 1)
 			need.Pinned, need.Total, need.HugePages = need.Pinned+srv.Pinned, need.Total+srv.Total, need.HugePages+srv.HugePages
 		}
 		if err := b.Local.CheckMemory(need, "client"); err != nil {
@@ -299,7 +300,7 @@ func markShort(m *report.Result, got, want int, cause error) {
 
 // measure runs one point against the server, or here (loopback); more
 // tells a one-shot server that another point follows.
-func (b *Flags) measure(ctx context.Context, sp workloads.Spec, at Target, more bool) (*report.Result, error) {
+func (b *Flags) measure(ctx context.Context, sp point.Spec, at Target, more bool) (*report.Result, error) {
 	if at.Loopback {
 		return workloads.Loopback(ctx, sp, b.Local)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/perftestflags"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -23,7 +24,7 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 			return nil, err
 		}
 		b.Spec.Workload = w.Name
-		r, _, err := b.Spec.Resolve(nil)
+		r, _, err := workloads.Resolve(b.Spec, nil)
 		if err != nil {
 			return nil, inputError("%v", err)
 		}
@@ -36,7 +37,7 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 				return nil, inputError("%v", err)
 			}
 		}
-		if err := b.Local.CheckMemory(r.Memory(false, 1), "server"); err != nil {
+		if err := b.Local.CheckMemory(workloads.MemoryOf(r, false, 1), "server"); err != nil {
 			return nil, inputError("%v", err)
 		}
 		keys = append(keys, "workload")
@@ -45,7 +46,7 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	} else if b.fs.Changed("ib-dev") || b.fs.Changed("ib-port") || b.fs.Changed("gid-index") || b.Local.ODP {
 		// No workload: the device, port and GID named (and --odp) are
 		// still checked now, not at the first client.
-		probe, _, err := workloads.NewSpec("write_lat").Resolve(nil)
+		probe, _, err := workloads.Resolve(point.NewSpec("write_lat"), nil)
 		var lim workloads.DeviceLimits
 		if err == nil {
 			_, lim, err = workloads.Probe(probe, b.Local)

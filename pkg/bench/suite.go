@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // SuiteWorkloads are what the suite measures at every size: the RDMA
@@ -16,8 +16,8 @@ const SuitePoint = time.Second
 
 // SuiteSpecs are the suite's points: every one of SuiteWorkloads at every
 // size of list, each with the shared flags that apply to it.
-func (b *Flags) SuiteSpecs(list []int) []workloads.Spec {
-	var specs []workloads.Spec
+func (b *Flags) SuiteSpecs(list []int) []point.Spec {
+	var specs []point.Spec
 	for _, s := range list {
 		for _, name := range SuiteWorkloads {
 			w, _ := catalog.Lookup(name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
@@ -22,9 +23,9 @@ const DialTimeout = 10 * time.Second
 //
 // Equivalent to: `ib_write_lat HOST` (and the other perftest clients),
 // `sockperf ping-pong -i HOST`, `iperf3 -c HOST`.
-func RunClient(ctx context.Context, spec Spec, local Local, host string, port int, more bool) (_ *report.Result, err error) {
+func RunClient(ctx context.Context, spec point.Spec, local Local, host string, port int, more bool) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
-	spec, _, err = spec.Resolve(nil)
+	spec, _, err = Resolve(spec, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func RunClient(ctx context.Context, spec Spec, local Local, host string, port in
 // server's threads are pinned after the client's: from --cpu, or, without
 // it, from the first of the allowed CPUs (the NUMA node's, where placed)
 // where there are enough for both sides (apartCPUs). The CPU figures cover both sides, as one process.
-func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, err error) {
+func Loopback(ctx context.Context, spec point.Spec, local Local) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
 	ln, err := exchange.Listen("127.0.0.1", 0)
 	if err != nil {
@@ -60,7 +61,7 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 	}
 	defer ln.Close()
 	if local.CPU < 0 {
-		local.CPU = apartCPUs(2*spec.threads(), local.placedCPUs())
+		local.CPU = apartCPUs(2*spec.ThreadCount(), local.placedCPUs())
 	}
 	srv := local
 	srv.ReportInterval, srv.Progress, srv.Intervals = 0, nil, nil
@@ -70,7 +71,7 @@ func Loopback(ctx context.Context, spec Spec, local Local) (_ *report.Result, er
 	srv.Counters = false
 	srv.loopbackServer = true
 	if local.CPU >= 0 {
-		srv.CPU = local.CPU + spec.threads()
+		srv.CPU = local.CPU + spec.ThreadCount()
 	}
 	sv := &Server{Local: srv}
 	// The pair's own context: cancelling it ends the server, not the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // Local are one side's own settings, never sent to the peer: which device
@@ -139,7 +140,7 @@ func (l Local) pathMTU(active int) int {
 
 // CheckDevice rejects what this device cannot do, before any queue pair
 // is created.
-func CheckDevice(s Spec, l Local, w catalog.Workload, d DeviceLimits) error {
+func CheckDevice(s point.Spec, l Local, w catalog.Workload, d DeviceLimits) error {
 	if uint64(s.Size) > d.MaxMRSize {
 		return fmt.Errorf("size %d: above %s's max_mr_size %d", s.Size, d.Name, d.MaxMRSize)
 	}
@@ -149,7 +150,7 @@ func CheckDevice(s Spec, l Local, w catalog.Workload, d DeviceLimits) error {
 	if s.RxDepth > d.MaxQPWR {
 		return fmt.Errorf("-r %d: above %s's max_qp_wr %d", s.RxDepth, d.Name, d.MaxQPWR)
 	}
-	if cqe := s.cqEntries(); cqe > d.MaxCQE {
+	if cqe := s.CQEntries(); cqe > d.MaxCQE {
 		return fmt.Errorf("-q %d with -t %d and -r %d needs %d cq entries per thread: above %s's max_cqe %d",
 			s.QPs, s.TxDepth, s.RxDepth, cqe, d.Name, d.MaxCQE)
 	}

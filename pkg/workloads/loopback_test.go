@@ -10,6 +10,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs/verbstest"
 )
@@ -17,12 +18,12 @@ import (
 // matrix is every workload, RDMA and TCP, over every transport it
 // supports, in both completion modes, with the variants that change the
 // engine's path.
-func matrix() []Spec {
-	var out []Spec
+func matrix() []point.Spec {
+	var out []point.Spec
 	for _, w := range catalog.All() {
 		for _, tr := range w.Transports {
 			for _, ev := range []bool{false, true} {
-				s := NewSpec(w.Name)
+				s := point.NewSpec(w.Name)
 				s.Transport, s.Events, s.Validate = tr, ev, w.Family == catalog.RDMA
 				s.Iterations, s.Warmup = 40, 5
 				s.Size = 1024
@@ -57,7 +58,7 @@ func matrix() []Spec {
 	return out
 }
 
-func name(s Spec) string {
+func name(s point.Spec) string {
 	n := fmt.Sprintf("%s/%s/%s", s.Workload, s.Transport, s.Completion())
 	if s.Bidir {
 		n += "/bidir"
@@ -72,7 +73,7 @@ func name(s Spec) string {
 }
 
 // loopback resolves s and runs it in loopback, bounded to a minute.
-func loopback(t *testing.T, s Spec, l Local) *report.Result {
+func loopback(t *testing.T, s point.Spec, l Local) *report.Result {
 	t.Helper()
 	r := resolved(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -84,9 +85,9 @@ func loopback(t *testing.T, s Spec, l Local) *report.Result {
 	return res
 }
 
-func resolved(t *testing.T, s Spec) Spec {
+func resolved(t *testing.T, s point.Spec) point.Spec {
 	t.Helper()
-	r, _, err := s.Resolve(nil)
+	r, _, err := Resolve(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestLoopbackMatrix(t *testing.T) {
 	}
 }
 
-func checkResult(t *testing.T, s Spec, res *report.Result) {
+func checkResult(t *testing.T, s point.Spec, res *report.Result) {
 	t.Helper()
 	s = resolved(t, s)
 	w, _ := catalog.Lookup(s.Workload)
@@ -146,14 +147,14 @@ func checkResult(t *testing.T, s Spec, res *report.Result) {
 func TestLoopbackRDMACM(t *testing.T) {
 	l := DefaultLocal()
 	l.Device, _ = verbstest.CMTarget(t)
-	for _, mod := range []func(*Spec){
-		func(s *Spec) { s.Workload = "write_lat" },
-		func(s *Spec) { s.Workload = "read_lat" },
-		func(s *Spec) { s.Workload, s.Transport, s.Events = "send_lat", "UC", true },
-		func(s *Spec) { s.Workload, s.QPs, s.Size, s.TxDepth, s.CQMod = "send_bw", 2, 4096, 16, 4 },
-		func(s *Spec) { s.Workload, s.TxDepth, s.CQMod = "atomic_bw", 16, 4 },
+	for _, mod := range []func(*point.Spec){
+		func(s *point.Spec) { s.Workload = "write_lat" },
+		func(s *point.Spec) { s.Workload = "read_lat" },
+		func(s *point.Spec) { s.Workload, s.Transport, s.Events = "send_lat", "UC", true },
+		func(s *point.Spec) { s.Workload, s.QPs, s.Size, s.TxDepth, s.CQMod = "send_bw", 2, 4096, 16, 4 },
+		func(s *point.Spec) { s.Workload, s.TxDepth, s.CQMod = "atomic_bw", 16, 4 },
 	} {
-		s := NewSpec("")
+		s := point.NewSpec("")
 		s.RDMACM, s.Validate, s.Iterations, s.Warmup = true, true, 40, 5
 		mod(&s)
 		s = resolved(t, s)
@@ -170,7 +171,7 @@ func TestDurationCountsEveryOperation(t *testing.T) {
 	l.Device = testenv.Device(t)
 	for _, w := range []string{"write_bw", "send_bw", "read_bw", "tcp_bw"} {
 		t.Run(w, func(t *testing.T) {
-			s := NewSpec(w)
+			s := point.NewSpec(w)
 			s.Size, s.Duration = 1<<20, 300*time.Millisecond
 			res := loopback(t, s, l)
 			el := time.Duration(res.ElapsedNS)
@@ -193,7 +194,7 @@ func TestCPUOverTheTimedPart(t *testing.T) {
 	l.Device = testenv.Device(t)
 	for _, w := range []string{"write_lat", "tcp_lat", "write_bw", "tcp_bw"} {
 		t.Run(w, func(t *testing.T) {
-			s := NewSpec(w)
+			s := point.NewSpec(w)
 			s.Iterations, s.Warmup, s.Size = 300, 100, 4096
 			res := loopback(t, s, l)
 			u := res.CPU.Local
@@ -220,7 +221,7 @@ func TestReportIntervalAllThreads(t *testing.T) {
 	l := DefaultLocal()
 	l.Device = testenv.Device(t)
 	l.ReportInterval, l.Progress = 500*time.Millisecond, &progress
-	s := NewSpec("write_bw")
+	s := point.NewSpec("write_bw")
 	s.Size, s.Threads, s.QPs, s.Duration = 4096, 2, 2, 3*time.Second
 	res := loopback(t, s, l)
 	var lines []string
@@ -251,7 +252,7 @@ func TestReportIntervalAllThreads(t *testing.T) {
 
 // applies reports whether the shared parameter key applies to w.
 func applies(key string, w catalog.Workload) bool {
-	for _, p := range params {
+	for _, p := range point.Params() {
 		if p.Key == key {
 			return p.Applies(w)
 		}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -33,11 +34,11 @@ type Memory struct {
 	HugePages int64
 }
 
-// Memory estimates what a side of s (resolved) allocates: the
+// MemoryOf estimates what a side of s (resolved) allocates: the
 // registered buffers (two regions per queue pair), the loops' sample
 // buffers and, on the client, the latency samples kept (every one in
 // iteration mode, a histogram in duration mode) for runs runs.
-func (s Spec) Memory(client bool, runs int) Memory {
+func MemoryOf(s point.Spec, client bool, runs int) Memory {
 	w, _ := catalog.Lookup(s.Workload)
 	var m Memory
 	if w.Family == catalog.RDMA {
@@ -45,7 +46,7 @@ func (s Spec) Memory(client bool, runs int) Memory {
 		if s.Transport == "UD" {
 			grh = udGRH
 		}
-		region := s.slots() * roundUp(s.Size+grh, 64)
+		region := s.Slots() * roundUp(s.Size+grh, 64)
 		// What is registered (and counts against the locked-memory
 		// limit) is the regions; huge pages round what is mapped up.
 		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(region)
@@ -54,7 +55,7 @@ func (s Spec) Memory(client bool, runs int) Memory {
 			m.HugePages = int64(max(s.QPs, 1)) * 2 * verbs.HugePagesFor(region)
 			mapped = uint64(m.HugePages) * verbs.HugePageBytes
 		}
-		m.Total = mapped + uint64(s.threads())*engineSampleBytes
+		m.Total = mapped + uint64(s.ThreadCount())*engineSampleBytes
 	} else {
 		m.Total = 2*uint64(s.Size) + sockSampleBytes
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -31,7 +32,7 @@ func odpNeeds(w catalog.Workload) verbs.ODPOps {
 
 // checkODP refuses --odp, naming what the device lacks for s; on a
 // device that has it all, with ErrODPUntested.
-func checkODP(s Spec, w catalog.Workload, d DeviceLimits) error {
+func checkODP(s point.Spec, w catalog.Workload, d DeviceLimits) error {
 	c := d.ODP
 	if !c.Supported {
 		return errNoODP(d)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -28,12 +29,12 @@ func TestCheckODP(t *testing.T) {
 		{"atomic_bw", "RC", verbs.ODPCaps{Supported: true, RC: verbs.ODPWrite | verbs.ODPRead}, "lacks atomic", false},
 		{"write_bw", "RC", verbs.ODPCaps{Supported: true, RC: verbs.ODPWrite}, "not implemented: untested: rxe0 supports on-demand paging for write_bw over RC", true},
 	} {
-		s := NewSpec(tc.workload)
+		s := point.NewSpec(tc.workload)
 		s.Transport = tc.transport
 		if tc.transport == "UD" {
 			s.Size = 1024
 		}
-		r, _, err := s.Resolve(nil)
+		r, _, err := Resolve(s, nil)
 		if err != nil {
 			t.Fatalf("%s: Resolve: %v", tc.workload, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/testenv"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
@@ -16,15 +17,15 @@ import (
 func TestOpenLoop(t *testing.T) {
 	l := DefaultLocal()
 	l.Device = testenv.Device(t)
-	for _, mod := range []func(*Spec){
-		func(s *Spec) { s.Workload = "write_lat" },
-		func(s *Spec) { s.Workload, s.Imm = "write_lat", true },
-		func(s *Spec) { s.Workload = "send_lat" },
-		func(s *Spec) { s.Workload, s.Transport = "send_lat", "UD" },
-		func(s *Spec) { s.Workload = "read_lat" },
-		func(s *Spec) { s.Workload = "atomic_lat" },
+	for _, mod := range []func(*point.Spec){
+		func(s *point.Spec) { s.Workload = "write_lat" },
+		func(s *point.Spec) { s.Workload, s.Imm = "write_lat", true },
+		func(s *point.Spec) { s.Workload = "send_lat" },
+		func(s *point.Spec) { s.Workload, s.Transport = "send_lat", "UD" },
+		func(s *point.Spec) { s.Workload = "read_lat" },
+		func(s *point.Spec) { s.Workload = "atomic_lat" },
 	} {
-		s := NewSpec("")
+		s := point.NewSpec("")
 		s.Rate, s.Iterations, s.Warmup = 500, 400, 20
 		mod(&s)
 		t.Run(name(s), func(t *testing.T) {
@@ -71,7 +72,7 @@ func TestOpenLoop(t *testing.T) {
 func TestOpenLoopOverload(t *testing.T) {
 	l := DefaultLocal()
 	l.Device = testenv.Device(t)
-	s := NewSpec("write_lat")
+	s := point.NewSpec("write_lat")
 	s.Rate, s.Duration = 2_000_000, 500*time.Millisecond
 	start := time.Now()
 	res := loopback(t, s, l)
@@ -100,11 +101,11 @@ func TestOpenLoopOverload(t *testing.T) {
 func TestRateLimit(t *testing.T) {
 	l := DefaultLocal()
 	l.Device = testenv.Device(t)
-	for _, mod := range []func(*Spec){
-		func(s *Spec) { s.Workload = "write_bw" },
-		func(s *Spec) { s.Workload, s.Threads, s.QPs = "send_bw", 2, 2 },
+	for _, mod := range []func(*point.Spec){
+		func(s *point.Spec) { s.Workload = "write_bw" },
+		func(s *point.Spec) { s.Workload, s.Threads, s.QPs = "send_bw", 2, 2 },
 	} {
-		s := NewSpec("")
+		s := point.NewSpec("")
 		s.Rate, s.Iterations, s.Size = 2000, 1000, 4096
 		mod(&s)
 		t.Run(name(s), func(t *testing.T) {

@@ -96,7 +96,7 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint, k int) (engine.QP, 
 		}
 	}
 	eq := engine.QP{QP: q.qp, Local: q.lmr, RemoteAddr: pe.Addr, RKey: pe.RKey,
-		Recv: q.tmr, RecvLen: q.region / n.s.spec.slots()}
+		Recv: q.tmr, RecvLen: q.region / n.s.spec.Slots()}
 	if n.s.spec.Transport == "UD" {
 		if err := n.joinGroup(q); err != nil {
 			return engine.QP{}, err
@@ -124,8 +124,8 @@ func (n *rdmaSide) engineSpec(i int, wk *rdmaWorker) engine.Spec {
 		rate++
 	}
 	s := engine.Spec{Size: c.Size, TxDepth: c.TxDepth, RxDepth: c.RxDepth, CQMod: c.CQMod,
-		PostList: c.postList(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout,
-		Slots: c.slots(), Rate: uint64(rate), SRQ: wk.srq}
+		PostList: c.PostsPerCall(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout,
+		Slots: c.Slots(), Rate: uint64(rate), SRQ: wk.srq}
 	s.Stride = wk.qps[0].region / s.Slots
 	switch n.s.w.Op {
 	case catalog.OpWrite:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
@@ -20,7 +21,7 @@ func gidOf(t *testing.T, s string) verbs.GID {
 // mcastSide is a side of send_bw or send_lat with -g, without a device.
 func mcastSide(t *testing.T, workload string, r role, gid string) *rdmaSide {
 	t.Helper()
-	spec, _, err := spec(workload, func(s *Spec) { s.Mcast = true }).Resolve(nil)
+	spec, _, err := spec(workload, func(s *point.Spec) { s.Mcast = true }).Resolve(hostLimits)
 	if err != nil {
 		t.Fatal(err)
 	}

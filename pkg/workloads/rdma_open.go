@@ -9,6 +9,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
@@ -147,8 +148,8 @@ func (d *device) close() error {
 // Probe opens the device of l, checks s (resolved) against it, and
 // describes it with its limits for s's transport: for the defaults and
 // checks a client makes before it connects.
-func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
-	d, err := openDevice(l, s.Transport, s.RDMACM, s.SendOps())
+func Probe(s point.Spec, l Local) (*report.Device, DeviceLimits, error) {
+	d, err := openDevice(l, s.Transport, s.RDMACM, SendOps(s))
 	if err != nil {
 		return nil, DeviceLimits{}, err
 	}
@@ -159,7 +160,7 @@ func Probe(s Spec, l Local) (*report.Device, DeviceLimits, error) {
 // openRDMA opens the device, checks the run against it, and creates every
 // resource. On error, everything created is released.
 func openRDMA(s *session) (_ side, err error) {
-	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM, s.spec.SendOps())
+	d, err := openDevice(s.local, s.spec.Transport, s.spec.RDMACM, SendOps(s.spec))
 	if err != nil {
 		return nil, err
 	}
@@ -226,15 +227,15 @@ func (n *rdmaSide) create() error {
 	if spec.Transport == "UD" {
 		grh = udGRH
 	}
-	region := roundUp(spec.Size+grh, 64) * spec.slots()
+	region := roundUp(spec.Size+grh, 64) * spec.Slots()
 	qpt, _ := verbs.ParseQPType(spec.Transport)
-	for range spec.threads() {
+	for range spec.ThreadCount() {
 		wk := &rdmaWorker{}
 		n.mu.Lock()
 		n.ws = append(n.ws, wk)
 		n.mu.Unlock()
 		var err error
-		if wk.cq, err = n.ctx.NewCQ(spec.cqEntries(), spec.Events); err != nil {
+		if wk.cq, err = n.ctx.NewCQ(spec.CQEntries(), spec.Events); err != nil {
 			return err
 		}
 		if spec.SRQ {
@@ -242,7 +243,7 @@ func (n *rdmaSide) create() error {
 				return err
 			}
 		}
-		for range spec.qpsPerThread() {
+		for range spec.QPsPerThread() {
 			q := &qpRes{region: region, psn: exchange.RandomPSN()}
 			wk.qps = append(wk.qps, q)
 			if q.lbuf, err = n.newBuffer(region, spec.HugePages); err != nil {
@@ -263,7 +264,7 @@ func (n *rdmaSide) create() error {
 			qs := verbs.QPSpec{Type: qpt, SendCQ: wk.cq, RecvCQ: wk.cq,
 				MaxSendWR: spec.TxDepth, MaxRecvWR: spec.RxDepth, MaxInline: n.inline, SRQ: wk.srq}
 			if n.postEx {
-				qs.SendOps = spec.SendOps()
+				qs.SendOps = SendOps(spec)
 			}
 			q.qp, err = n.pd.NewQP(qs)
 			if err != nil {
@@ -319,7 +320,7 @@ func probePostEx(ctx *verbs.Context, pd *verbs.PD, transport string, ops verbs.S
 
 // SendOps is what s's queue pairs post: its operation, in the extended
 // API's terms.
-func (s Spec) SendOps() verbs.SendOps {
+func SendOps(s point.Spec) verbs.SendOps {
 	w, _ := catalog.Lookup(s.Workload)
 	switch {
 	case w.Op == catalog.OpWrite && s.Imm:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
@@ -153,7 +154,7 @@ const (
 	checkAtomic
 )
 
-func validationFor(w catalog.Workload, c Spec, r role) validation {
+func validationFor(w catalog.Workload, c point.Spec, r role) validation {
 	active := r == client || c.Bidir
 	switch w.Op {
 	case catalog.OpWrite, catalog.OpSend:

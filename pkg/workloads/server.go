@@ -13,6 +13,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 const (
@@ -183,16 +184,16 @@ func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, re
 // the run began (when not, err says why the client was refused).
 func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, ran bool, err error) {
 	what = "a run"
-	spec, err := DecodeSpec(hello.Params)
+	spec, err := point.DecodeSpec(hello.Params)
 	if err == nil {
-		spec, _, err = spec.Resolve(nil)
+		spec, _, err = Resolve(spec, nil)
 	}
 	if err == nil {
 		what = fmt.Sprintf("%s %d bytes", spec.Workload, spec.Size)
-		err = sv.Local.CheckCPUs(spec.threads())
+		err = sv.Local.CheckCPUs(spec.ThreadCount())
 	}
 	if err == nil {
-		err = sv.Local.CheckMemory(spec.Memory(false, 1), "server")
+		err = sv.Local.CheckMemory(MemoryOf(spec, false, 1), "server")
 	}
 	if err != nil {
 		err = fmt.Errorf("client asked for a run this server refuses: %w", err)

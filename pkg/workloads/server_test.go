@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // serveOneShot starts a one-shot server pinning size, with Retry or not,
@@ -19,7 +20,7 @@ func serveOneShot(t *testing.T, ctx context.Context, size int, retry bool) (int,
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	pinned := NewSpec("tcp_lat")
+	pinned := point.NewSpec("tcp_lat")
 	pinned.Size = size
 	log := &lockedBuilder{}
 	sv := &Server{Local: DefaultLocal(), Explicit: pinned.Explicit([]string{"size"}), Retry: retry, Log: log}
@@ -28,8 +29,8 @@ func serveOneShot(t *testing.T, ctx context.Context, size int, retry bool) (int,
 	return ln.Port(), log, done
 }
 
-func tcpLat(size int) Spec {
-	s := NewSpec("tcp_lat")
+func tcpLat(size int) point.Spec {
+	s := point.NewSpec("tcp_lat")
 	s.Size, s.Iterations = size, 100
 	return s
 }

@@ -14,13 +14,14 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/counters"
 	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // session is one side of one run, RDMA or TCP: the resolved parameters,
 // the local settings, the control connection and the transport's side.
 type session struct {
-	spec   Spec
+	spec   point.Spec
 	local  Local
 	w      catalog.Workload
 	role   role
@@ -35,7 +36,7 @@ type session struct {
 	alive atomic.Int64
 }
 
-func newSession(spec Spec, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
+func newSession(spec point.Spec, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
 	return &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
@@ -99,7 +100,7 @@ func Workloads(args []string) ([]string, error) {
 // is dropped for the others, as in the suite).
 func CheckFlagsApply(names, flags []string) error {
 	for _, fl := range flags {
-		p, ok := workloads.ParamByFlag(fl)
+		p, ok := point.ParamByFlag(fl)
 		if !ok {
 			continue
 		}
@@ -159,7 +160,7 @@ func checkHostPort(s string) error {
 // Params are the run's parameters every rank must share: the workloads,
 // each point's shared parameters as asked (resolved without a device),
 // and what rank 0 decides from its own configuration.
-func (c *Config) Params(specs []workloads.Spec) (map[string]string, error) {
+func (c *Config) Params(specs []point.Spec) (map[string]string, error) {
 	p := map[string]string{
 		"workloads":     strings.Join(c.Workloads, ","),
 		"pattern":       c.Pattern,
@@ -171,7 +172,7 @@ func (c *Config) Params(specs []workloads.Spec) (map[string]string, error) {
 		"probe":         strconv.FormatBool(c.Probe),
 	}
 	for _, sp := range specs {
-		r, _, err := sp.Resolve(nil)
+		r, _, err := workloads.Resolve(sp, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -210,8 +211,8 @@ func (c *Config) CheckOutputs() error {
 
 // Specs are the points to run on every pair, one per workload, with the
 // shared parameters that apply to it.
-func (c *Config) Specs(shared workloads.Spec) []workloads.Spec {
-	out := make([]workloads.Spec, 0, len(c.Workloads))
+func (c *Config) Specs(shared point.Spec) []point.Spec {
+	out := make([]point.Spec, 0, len(c.Workloads))
 	for _, n := range c.Workloads {
 		w, _ := catalog.Lookup(n)
 		out = append(out, shared.Only(w))

@@ -5,13 +5,14 @@ package measure
 import (
 	"bytes"
 	"context"
-	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
+
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // config is a valid configuration of tcp_lat and tcp_bw.
@@ -73,7 +74,7 @@ func TestCheckFlagsApply(t *testing.T) {
 // under its name.
 func TestParams(t *testing.T) {
 	c := config()
-	p, err := c.Params(c.Specs(workloads.NewSpec("")))
+	p, err := c.Params(c.Specs(point.NewSpec("")))
 	if err != nil {
 		t.Fatal(err)
 	}

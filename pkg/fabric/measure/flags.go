@@ -18,7 +18,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/heatmap"
-	"github.com/rdma-bench/rdma-bench/pkg/workloads"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
 
 // Flags are the flags of `rdma-bench fabric`: the shared ones of the
@@ -119,7 +119,7 @@ func (f *Flags) World() fabric.Flags {
 // it was asked to (its output's notes go to log). It returns the world,
 // the points to measure on every pair and the parameters every rank must
 // share. Its errors are bad input.
-func (f *Flags) Launch(getenv func(string) string, log io.Writer) (fabric.World, []workloads.Spec, map[string]string, error) {
+func (f *Flags) Launch(getenv func(string) string, log io.Writer) (fabric.World, []point.Spec, map[string]string, error) {
 	c := &f.Config
 	world, err := fabric.DetectWorld(getenv, f.World())
 	if err != nil {

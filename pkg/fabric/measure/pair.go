@@ -14,6 +14,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
@@ -22,7 +23,7 @@ import (
 // serves the Src's points as one announced sweep on its measurement
 // listener, with a one-shot server; the Src runs each point against it.
 type PairMeasurer struct {
-	Specs    []workloads.Spec // resolved, one per workload, in order
+	Specs    []point.Spec // resolved, one per workload, in order
 	Local    workloads.Local
 	Device   *report.Device // nil when every workload is TCP
 	Listener *exchange.Listener

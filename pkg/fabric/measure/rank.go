@@ -6,15 +6,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"io"
 	"net"
 	"os"
 	"strconv"
 	"syscall"
 
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
+
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -25,7 +27,7 @@ type Setup struct {
 	World fabric.World
 	// Specs are the points, one per workload, resolved and checked
 	// against Device (nil when every workload is TCP).
-	Specs  []workloads.Spec
+	Specs  []point.Spec
 	Device *report.Device
 	Local  workloads.Local
 	// Port is the measurement listener's TCP port; 0 for a free one.

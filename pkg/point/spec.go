@@ -1,10 +1,8 @@
-package workloads
+package point
 
 import (
 	"os"
 	"time"
-
-	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // Spec is what a run asks for: the parameters both sides share, sent to
@@ -50,10 +48,10 @@ type Spec struct {
 // NewSpec returns the Spec of workload with every parameter unset.
 func NewSpec(workload string) Spec { return Spec{Workload: workload, Warmup: -1} }
 
-// pageBytes is the size of the pages behind the registered buffers.
-func (s Spec) pageBytes() int {
+// PageBytes is the size of the pages behind the registered buffers.
+func (s Spec) PageBytes() int {
 	if s.HugePages {
-		return verbs.HugePageBytes
+		return HugePageBytes
 	}
 	return os.Getpagesize()
 }

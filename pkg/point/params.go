@@ -1,4 +1,4 @@
-package workloads
+package point
 
 import (
 	"fmt"
@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
-	"github.com/rdma-bench/rdma-bench/pkg/point"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // Param is one shared parameter: its row of the parameter table (package
@@ -213,7 +211,7 @@ func (p *Param) setFlag(s *Spec, v string) error {
 		return fmt.Errorf("choose %s", strings.Join(p.Choices, ", "))
 	case *int:
 		if p.Kind == catalog.ValueSize {
-			n, err := point.ParseSize(v)
+			n, err := ParseSize(v)
 			if err != nil {
 				return err
 			}
@@ -350,27 +348,4 @@ func (s Spec) Explicit(keys []string) map[string]string {
 		}
 	}
 	return out
-}
-
-// Echo copies s into the parameters a result reports.
-func (s Spec) echo(p *report.Params) {
-	p.Workload, p.Transport, p.Completion, p.SizeBytes = s.Workload, s.Transport, s.Completion(), s.Size
-	p.Iterations, p.DurationS, p.Warmup = s.Iterations, s.Duration.Seconds(), s.Warmup
-	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.postList()
-	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.threads(), s.Bidir, s.Imm, s.Atomic
-	p.Validate, p.RDMACM, p.Rate, p.SRQ, p.Mcast = s.Validate, s.RDMACM, s.Rate, s.SRQ, s.Mcast
-	if w, _ := catalog.Lookup(s.Workload); w.Family == catalog.RDMA {
-		p.PageBytes = s.pageBytes()
-	}
-}
-
-// NotReached is the result of a point the run stopped before measuring:
-// its parameters as asked, no figure, status partial with why. A document
-// cut short then lists every point it was asked for, so that no view reads
-// a shorter sweep as a complete one.
-func NotReached(s Spec, why string) *report.Result {
-	w, _ := catalog.Lookup(s.Workload)
-	res := &report.Result{Kind: w.Kind, Status: report.StatusPartial, Reason: why}
-	s.echo(&res.Params)
-	return res
 }

@@ -1,4 +1,4 @@
-package workloads
+package point
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
-	"github.com/rdma-bench/rdma-bench/pkg/engine"
-	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
 
 // Defaults. The bandwidth queue depths and moderation are perftest's
@@ -31,33 +29,22 @@ const (
 	maxSize           = 1 << 30
 )
 
-// DeviceLimits are what the local RDMA device allows, for the checks and
-// defaults that depend on it.
-type DeviceLimits struct {
-	Name      string
-	MaxQPWR   int
-	MaxCQE    int
-	MaxMRSize uint64
-	MaxInline int // for the transport at hand
+// Limits are what resolution needs of the host it runs on.
+type Limits struct {
+	// ActiveMTU is the local port's, for a UD message's default size; 0
+	// where no device is known.
 	ActiveMTU int
-	MaxRdAtom int
-	Atomics   bool
-	// PostEx: the device creates QPs for the extended post API for the
-	// workload's operation.
-	PostEx bool
-	// FirmwareVersion is the device's, for the report.
-	FirmwareVersion string
-	// ODP is the device's on-demand paging support, read only when
-	// Local.ODP asks for it.
-	ODP verbs.ODPCaps
+	// CheckRate refuses a --rate the local clock cannot schedule; nil
+	// checks none.
+	CheckRate func(rate int) error
 }
 
 // Resolve checks s and returns a copy with every default filled in, and
-// notes on choices the user may not expect (for stderr). dev, when not
-// nil, describes the local device for the defaults that depend on it (a
-// UD message's size). Resolving a resolved Spec changes nothing: a server
+// notes on choices the user may not expect (for stderr). lim describes
+// the host for the defaults and checks that depend on it (a UD message's
+// size, the highest rate). Resolving a resolved Spec changes nothing: a server
 // resolves its client's Spec to check it.
-func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
+func (s Spec) Resolve(lim Limits) (Spec, []string, error) {
 	w, err := catalog.Lookup(s.Workload)
 	if err != nil {
 		return s, nil, err
@@ -83,19 +70,19 @@ func (s Spec) Resolve(dev *DeviceLimits) (Spec, []string, error) {
 	if r.Iterations != 0 && r.Duration != 0 {
 		return s, nil, errors.New("-n (iterations) and -D (duration) cannot go together: choose one")
 	}
-	if err := r.resolveSize(w, dev, note); err != nil {
+	if err := r.resolveSize(w, lim, note); err != nil {
 		return s, nil, err
 	}
 	r.resolveCount(w)
 	if w.Family == catalog.RDMA {
-		if err := r.resolveRDMA(w, note); err != nil {
+		if err := r.resolveRDMA(w, lim, note); err != nil {
 			return s, nil, err
 		}
 	}
 	return r, notes, nil
 }
 
-func (r *Spec) resolveSize(w catalog.Workload, dev *DeviceLimits, note func(string, ...any)) error {
+func (r *Spec) resolveSize(w catalog.Workload, lim Limits, note func(string, ...any)) error {
 	switch {
 	case w.Op == catalog.OpAtomic:
 		if r.Size != 0 && r.Size != 8 {
@@ -106,8 +93,8 @@ func (r *Spec) resolveSize(w catalog.Workload, dev *DeviceLimits, note func(stri
 			r.Atomic = "fadd"
 		}
 	case r.Size != 0:
-	case r.Transport == "UD" && dev != nil:
-		r.Size = dev.ActiveMTU
+	case r.Transport == "UD" && lim.ActiveMTU > 0:
+		r.Size = lim.ActiveMTU
 		note("%s over UD with no -s: %d bytes, the port's active MTU (as perftest)", w.Name, r.Size)
 	case w.Latency():
 		r.Size = 2
@@ -141,11 +128,11 @@ func (r *Spec) resolveCount(w catalog.Workload) {
 	}
 }
 
-func (r *Spec) resolveRDMA(w catalog.Workload, note func(string, ...any)) error {
+func (r *Spec) resolveRDMA(w catalog.Workload, lim Limits, note func(string, ...any)) error {
 	if r.Imm && r.Transport == "UD" {
 		return errors.New("--imm needs RC or UC: UD has no RDMA WRITE")
 	}
-	if err := r.checkRate(w); err != nil {
+	if err := r.checkRate(w, lim); err != nil {
 		return err
 	}
 	if r.Mcast && r.Transport != "UD" {
@@ -163,7 +150,7 @@ func (r *Spec) resolveRDMA(w catalog.Workload, note func(string, ...any)) error 
 	if !w.Latency() {
 		r.QPs, r.Threads, r.PostList = max(r.QPs, 1), max(r.Threads, 1), max(r.PostList, 1)
 	}
-	if r.QPs%r.threads() != 0 {
+	if r.QPs%r.ThreadCount() != 0 {
 		return fmt.Errorf("-q %d --threads %d: the queue pairs must divide evenly among the threads", r.QPs, r.Threads)
 	}
 	if r.TxDepth == 0 {
@@ -181,13 +168,13 @@ func (r *Spec) resolveRDMA(w catalog.Workload, note func(string, ...any)) error 
 	}
 	if r.SRQ && !w.Latency() {
 		// One shared receive queue takes every QP's sends in flight.
-		need := r.qpsPerThread() * r.TxDepth
+		need := r.QPsPerThread() * r.TxDepth
 		switch {
 		case !rxSet:
 			r.RxDepth = max(r.RxDepth, min(need, 65536))
 		case r.RxDepth < need && r.Transport != "RC":
 			return fmt.Errorf("-r %d with --use-srq over %s: the shared receive queue must hold every QP's sends in flight (%d QPs per thread x -t %d = %d), or %s drops what finds no receive: raise -r or lower -q or -t",
-				r.RxDepth, r.Transport, r.qpsPerThread(), r.TxDepth, need, r.Transport)
+				r.RxDepth, r.Transport, r.QPsPerThread(), r.TxDepth, need, r.Transport)
 		}
 	}
 	roundTrip := w.Latency() && !w.PingPong()
@@ -207,45 +194,34 @@ func (r *Spec) resolveRDMA(w catalog.Workload, note func(string, ...any)) error 
 	if r.CQMod > r.TxDepth {
 		return fmt.Errorf("-Q %d: cq moderation must be 1..tx-depth (%d)", r.CQMod, r.TxDepth)
 	}
-	if r.postList() > r.TxDepth {
+	if r.PostsPerCall() > r.TxDepth {
 		return fmt.Errorf("-l %d: post list must be 1..tx-depth (%d)", r.PostList, r.TxDepth)
 	}
 	return nil
 }
 
 // checkRate refuses a rate the loop cannot keep.
-func (r *Spec) checkRate(w catalog.Workload) error {
+func (r *Spec) checkRate(w catalog.Workload, lim Limits) error {
 	switch {
 	case r.Rate == 0:
 		return nil
 	case r.Events:
 		return errors.New("--rate keeps a schedule by busy polling: drop -e")
-	case CheckRate(r.Rate) != nil:
-		return CheckRate(r.Rate)
-	case r.Rate < r.threads():
-		return fmt.Errorf("--rate %d: the rate is shared among the threads (--threads %d): give at least one operation per second each", r.Rate, r.threads())
+	case lim.CheckRate != nil && lim.CheckRate(r.Rate) != nil:
+		return lim.CheckRate(r.Rate)
+	case r.Rate < r.ThreadCount():
+		return fmt.Errorf("--rate %d: the rate is shared among the threads (--threads %d): give at least one operation per second each", r.Rate, r.ThreadCount())
 	case r.Validate && w.Latency():
 		return errors.New("--validate checks a closed loop's payloads: drop --rate or --validate")
 	}
 	return nil
 }
 
-// CheckRate refuses a rate above what the clock can schedule
-// (engine.MaxRate); 0, no rate, passes.
-func CheckRate(rate int) error {
-	if max := engine.MaxRate(); rate > max {
-		clk := engine.CurrentClock()
-		return fmt.Errorf("--rate %d: above what the clock can schedule here (%s, %.0f ns a reading): at most %d operations per second",
-			rate, clk.Source, clk.SampleNS, max)
-	}
-	return nil
-}
-
-// slots is how many operations an open loop keeps in flight, each in its
+// Slots is how many operations an open loop keeps in flight, each in its
 // own slot of every region: the send queue's depth (and the receive
 // queue's, for a SEND or an immediate), at most 255 (a WRITE ping-pong
 // tells its slots apart by a byte); one for a closed loop.
-func (s Spec) slots() int {
+func (s Spec) Slots() int {
 	w, _ := catalog.Lookup(s.Workload)
 	if s.Rate == 0 || !w.Latency() {
 		return 1
@@ -257,13 +233,14 @@ func (s Spec) slots() int {
 	return max(n, 1)
 }
 
-// postList is the work requests per post call (latency: one).
-func (s Spec) postList() int { return max(s.PostList, 1) }
+// PostsPerCall is the work requests per post call (latency: one).
+func (s Spec) PostsPerCall() int { return max(s.PostList, 1) }
 
-// threads is the number of measuring threads per side.
-func (s Spec) threads() int { return max(s.Threads, 1) }
+// ThreadCount is the number of measuring threads per side.
+func (s Spec) ThreadCount() int { return max(s.Threads, 1) }
 
-// qpsPerThread is how many queue pairs each thread drives.
-func (s Spec) qpsPerThread() int { return max(s.QPs, 1) / s.threads() }
+// QPsPerThread is how many queue pairs each thread drives.
+func (s Spec) QPsPerThread() int { return max(s.QPs, 1) / s.ThreadCount() }
 
-func (s Spec) cqEntries() int { return s.qpsPerThread() * (s.TxDepth + s.RxDepth) }
+// CQEntries is the completion queue a thread needs: every QP's sends and receives.
+func (s Spec) CQEntries() int { return s.QPsPerThread() * (s.TxDepth + s.RxDepth) }

@@ -1,16 +1,12 @@
-package workloads
+package point
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
 // TestEverySpecFieldIsDeclared: each Spec field is one parameter of the
@@ -57,36 +53,6 @@ func TestEverySpecFieldIsDeclared(t *testing.T) {
 	for key := range fields {
 		if !keys[key] {
 			t.Errorf("fields binds %s, which is no shared parameter of catalog's table", key)
-		}
-	}
-}
-
-// TestEchoCarriesEveryParam: a shared parameter whose document key is its
-// handshake key reaches a result's params with the value the Spec holds;
-// post_api is the exception: the document says how this side posted,
-// which the RDMA side fills in once it knows (rdma_open.go).
-func TestEchoCarriesEveryParam(t *testing.T) {
-	for _, p := range params {
-		if p.Doc == "" || p.Doc != p.Key || p.Key == "workload" || p.Key == "post_api" || p.Kind == catalog.ValueCompletion {
-			continue
-		}
-		s := NewSpec("write_bw")
-		v := map[catalog.ValueKind]string{catalog.ValueInt: "3", catalog.ValueBool: "true", catalog.ValueString: "x"}[p.Kind]
-		if p.Kind == catalog.ValueEnum {
-			v = p.Choices[len(p.Choices)-1]
-		}
-		if err := p.setFlag(&s, v); err != nil {
-			t.Fatalf("%s=%s: %v", p.Key, v, err)
-		}
-		var rp report.Params
-		s.echo(&rp)
-		b, _ := json.Marshal(rp)
-		var doc map[string]any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatal(err)
-		}
-		if got := fmt.Sprint(doc[p.Doc]); got != p.get(&s) {
-			t.Errorf("%s: the document holds %q, the Spec %q: copy it in Spec.echo", p.Doc, got, p.get(&s))
 		}
 	}
 }

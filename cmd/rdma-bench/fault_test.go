@@ -157,7 +157,7 @@ func TestCraftedHelloRefused(t *testing.T) {
 	srv.await(t, "listening on", 10*time.Second)
 	s := point.NewSpec("write_bw")
 	s.Size, s.QPs = 256<<20, 8
-	s, _, err := workloads.Resolve(s, nil)
+	r, _, err := workloads.Resolve(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestCraftedHelloRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	_, err = conn.Handshake(exchange.RoleClient, s.Encode(), false)
+	_, err = conn.Handshake(exchange.RoleClient, r.Encode(), false)
 	if err == nil || !strings.Contains(err.Error(), "the run needs 409") || !strings.Contains(err.Error(), "above 256.0 MiB (--max-memory)") {
 		t.Fatalf("handshake: %v; want a refusal naming the memory", err)
 	}

@@ -136,8 +136,12 @@ func underFlood(t *testing.T, from net.Addr, junk bool, clients int) floodOutcom
 	}()
 	time.Sleep(time.Second) // the flood under way
 	out := floodOutcome{realRuns: clients}
-	spec := point.NewSpec("tcp_lat")
-	spec.Iterations = 100
+	asked := point.NewSpec("tcp_lat")
+	asked.Iterations = 100
+	spec, _, err := workloads.Resolve(asked, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	local := workloads.DefaultLocal()
 	for i := range clients {
 		cctx, ccancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -22,7 +22,7 @@ import (
 
 // Points are an invocation's points, checked, with the device they use.
 type Points struct {
-	Specs  []point.Spec
+	Specs  []point.Resolved
 	Device *report.Device
 }
 
@@ -220,7 +220,7 @@ rounds:
 	}
 	for i, rs := range runs {
 		if len(rs) == 0 && runErr != nil {
-			doc.Results = append(doc.Results, workloads.NotReached(specs[i], fmt.Sprintf("not measured: the run stopped before this point (%v)", runErr)))
+			doc.Results = append(doc.Results, workloads.NotReached(specs[i].Spec, fmt.Sprintf("not measured: the run stopped before this point (%v)", runErr)))
 			continue
 		}
 		if m := report.Merge(rs); m != nil {
@@ -300,7 +300,7 @@ func markShort(m *report.Result, got, want int, cause error) {
 
 // measure runs one point against the server, or here (loopback); more
 // tells a one-shot server that another point follows.
-func (b *Flags) measure(ctx context.Context, sp point.Spec, at Target, more bool) (*report.Result, error) {
+func (b *Flags) measure(ctx context.Context, sp point.Resolved, at Target, more bool) (*report.Result, error) {
 	if at.Loopback {
 		return workloads.Loopback(ctx, sp, b.Local)
 	}

@@ -39,19 +39,24 @@ type Limits struct {
 	CheckRate func(rate int) error
 }
 
+// Resolved is a Spec with every default filled in and every check
+// passed. Only [Spec.Resolve] makes one, and the measuring side takes
+// nothing else, so that no step resolves again: a server resolves the
+// Spec its client sent once, as the check it is.
+type Resolved struct{ Spec }
+
 // Resolve checks s and returns a copy with every default filled in, and
 // notes on choices the user may not expect (for stderr). lim describes
 // the host for the defaults and checks that depend on it (a UD message's
-// size, the highest rate). Resolving a resolved Spec changes nothing: a server
-// resolves its client's Spec to check it.
-func (s Spec) Resolve(lim Limits) (Spec, []string, error) {
+// size, the highest rate). Resolving a resolved Spec changes nothing.
+func (s Spec) Resolve(lim Limits) (Resolved, []string, error) {
 	w, err := catalog.Lookup(s.Workload)
 	if err != nil {
-		return s, nil, err
+		return Resolved{}, nil, err
 	}
 	for _, p := range params {
 		if p.isSet(&s) && !p.Applies(w) {
-			return s, nil, fmt.Errorf("%s applies to %s, not %s", p.flagName(), catalog.Where(p.Applies), w.Name)
+			return Resolved{}, nil, fmt.Errorf("%s applies to %s, not %s", p.flagName(), catalog.Where(p.Applies), w.Name)
 		}
 	}
 	r := s
@@ -65,21 +70,21 @@ func (s Spec) Resolve(lim Limits) (Spec, []string, error) {
 		r.Transport = w.Transports[0]
 	}
 	if !w.Supports(r.Transport) {
-		return s, nil, fmt.Errorf("%s cannot run over %s: %s supports %s", w.Name, r.Transport, w.Name, strings.Join(w.Transports, ", "))
+		return Resolved{}, nil, fmt.Errorf("%s cannot run over %s: %s supports %s", w.Name, r.Transport, w.Name, strings.Join(w.Transports, ", "))
 	}
 	if r.Iterations != 0 && r.Duration != 0 {
-		return s, nil, errors.New("-n (iterations) and -D (duration) cannot go together: choose one")
+		return Resolved{}, nil, errors.New("-n (iterations) and -D (duration) cannot go together: choose one")
 	}
 	if err := r.resolveSize(w, lim, note); err != nil {
-		return s, nil, err
+		return Resolved{}, nil, err
 	}
 	r.resolveCount(w)
 	if w.Family == catalog.RDMA {
 		if err := r.resolveRDMA(w, lim, note); err != nil {
-			return s, nil, err
+			return Resolved{}, nil, err
 		}
 	}
-	return r, notes, nil
+	return Resolved{r}, notes, nil
 }
 
 func (r *Spec) resolveSize(w catalog.Workload, lim Limits, note func(string, ...any)) error {

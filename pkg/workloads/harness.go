@@ -16,19 +16,15 @@ import (
 // DialTimeout bounds connecting to a server.
 const DialTimeout = 10 * time.Second
 
-// RunClient runs one point, spec (resolved: see Spec.Resolve), against the
+// RunClient runs one point, spec, against the
 // server at host:port, and returns what was measured; more tells a
 // one-shot server that another point follows. On a failure after the run
 // began, the partial result comes back with the error.
 //
 // Equivalent to: `ib_write_lat HOST` (and the other perftest clients),
 // `sockperf ping-pong -i HOST`, `iperf3 -c HOST`.
-func RunClient(ctx context.Context, spec point.Spec, local Local, host string, port int, more bool) (_ *report.Result, err error) {
+func RunClient(ctx context.Context, spec point.Resolved, local Local, host string, port int, more bool) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
-	spec, _, err = Resolve(spec, nil)
-	if err != nil {
-		return nil, err
-	}
 	w, _ := catalog.Lookup(spec.Workload)
 	conn, err := exchange.Dial(ctx, host, port, DialTimeout)
 	if err != nil {
@@ -48,12 +44,12 @@ func RunClient(ctx context.Context, spec point.Spec, local Local, host string, p
 	return newSession(spec, local, w, client, conn, port).run(ctx)
 }
 
-// Loopback runs both sides of spec (resolved) in this process, on one
+// Loopback runs both sides of spec in this process, on one
 // device, connected over 127.0.0.1: for CI and single-host checks. The
 // server's threads are pinned after the client's: from --cpu, or, without
 // it, from the first of the allowed CPUs (the NUMA node's, where placed)
 // where there are enough for both sides (apartCPUs). The CPU figures cover both sides, as one process.
-func Loopback(ctx context.Context, spec point.Spec, local Local) (_ *report.Result, err error) {
+func Loopback(ctx context.Context, spec point.Resolved, local Local) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
 	ln, err := exchange.Listen("127.0.0.1", 0)
 	if err != nil {

@@ -31,7 +31,7 @@ type DeviceLimits struct {
 
 // Resolve resolves s (see point.Spec.Resolve) on this host: dev, when
 // not nil, is the local device, and the clock bounds --rate.
-func Resolve(s point.Spec, dev *DeviceLimits) (point.Spec, []string, error) {
+func Resolve(s point.Spec, dev *DeviceLimits) (point.Resolved, []string, error) {
 	return s.Resolve(dev.Limits())
 }
 

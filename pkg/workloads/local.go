@@ -140,7 +140,7 @@ func (l Local) pathMTU(active int) int {
 
 // CheckDevice rejects what this device cannot do, before any queue pair
 // is created.
-func CheckDevice(s point.Spec, l Local, w catalog.Workload, d DeviceLimits) error {
+func CheckDevice(s point.Resolved, l Local, w catalog.Workload, d DeviceLimits) error {
 	if uint64(s.Size) > d.MaxMRSize {
 		return fmt.Errorf("size %d: above %s's max_mr_size %d", s.Size, d.Name, d.MaxMRSize)
 	}

@@ -85,7 +85,7 @@ func loopback(t *testing.T, s point.Spec, l Local) *report.Result {
 	return res
 }
 
-func resolved(t *testing.T, s point.Spec) point.Spec {
+func resolved(t *testing.T, s point.Spec) point.Resolved {
 	t.Helper()
 	r, _, err := Resolve(s, nil)
 	if err != nil {
@@ -104,7 +104,7 @@ func TestLoopbackMatrix(t *testing.T) {
 
 func checkResult(t *testing.T, s point.Spec, res *report.Result) {
 	t.Helper()
-	s = resolved(t, s)
+	s = resolved(t, s).Spec
 	w, _ := catalog.Lookup(s.Workload)
 	if res.Workload != s.Workload || res.Transport != s.Transport || res.Completion != s.Completion() {
 		t.Errorf("result params %s/%s/%s", res.Workload, res.Transport, res.Completion)
@@ -157,7 +157,7 @@ func TestLoopbackRDMACM(t *testing.T) {
 		s := point.NewSpec("")
 		s.RDMACM, s.Validate, s.Iterations, s.Warmup = true, true, 40, 5
 		mod(&s)
-		s = resolved(t, s)
+		s = resolved(t, s).Spec
 		t.Run(name(s), func(t *testing.T) { checkResult(t, s, loopback(t, s, l)) })
 	}
 }

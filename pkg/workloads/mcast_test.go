@@ -18,7 +18,7 @@ func TestMcastResolve(t *testing.T) {
 		if err != nil || r.Transport != "UD" || len(notes) != 1 || !strings.Contains(notes[0], "-g (--mcg) with no -c: over UD") {
 			t.Errorf("%s -g: transport %q, notes %q, %v", w, r.Transport, notes, err)
 		}
-		again, _, err := Resolve(r, nil)
+		again, _, err := Resolve(r.Spec, nil)
 		if err != nil || again != r {
 			t.Errorf("%s -g: resolving again gives %+v, %v", w, again, err)
 		}

@@ -38,7 +38,7 @@ type Memory struct {
 // registered buffers (two regions per queue pair), the loops' sample
 // buffers and, on the client, the latency samples kept (every one in
 // iteration mode, a histogram in duration mode) for runs runs.
-func MemoryOf(s point.Spec, client bool, runs int) Memory {
+func MemoryOf(s point.Resolved, client bool, runs int) Memory {
 	w, _ := catalog.Lookup(s.Workload)
 	var m Memory
 	if w.Family == catalog.RDMA {

@@ -32,7 +32,7 @@ func odpNeeds(w catalog.Workload) verbs.ODPOps {
 
 // checkODP refuses --odp, naming what the device lacks for s; on a
 // device that has it all, with ErrODPUntested.
-func checkODP(s point.Spec, w catalog.Workload, d DeviceLimits) error {
+func checkODP(s point.Resolved, w catalog.Workload, d DeviceLimits) error {
 	c := d.ODP
 	if !c.Supported {
 		return errNoODP(d)

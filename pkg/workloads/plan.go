@@ -30,7 +30,7 @@ type plan struct {
 }
 
 // planFor derives a side's plan from the workload.
-func planFor(w catalog.Workload, s point.Spec, r role) plan {
+func planFor(w catalog.Workload, s point.Resolved, r role) plan {
 	// A receive completion is needed for SEND (a TCP message is one), and
 	// for RDMA WRITE with immediate.
 	needsRecv := w.Op == catalog.OpSend || (w.Op == catalog.OpWrite && s.Imm)

@@ -69,7 +69,7 @@ func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 		wk.eng = eng
 	}
 	n.fillPatterns()
-	if planFor(n.s.w, n.s.spec, n.s.role).postRecvs {
+	if n.s.plan.postRecvs {
 		for _, wk := range n.ws {
 			if err := wk.eng.PostReceives(); err != nil {
 				return err

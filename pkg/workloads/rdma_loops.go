@@ -12,7 +12,7 @@ func (n *rdmaSide) pinger(i int) pingLoop { return n.ws[i].eng }
 func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	c, eng := n.s.spec, n.ws[i].eng
 	nRecv := uint64(0)
-	if planFor(n.s.w, c, n.s.role).recv {
+	if n.s.plan.recv {
 		nRecv = engine.Forever
 	}
 	if c.Warmup > 0 {

@@ -32,12 +32,12 @@ type mcastMember struct {
 // mcastReceives tells whether this side's queue pairs receive, and so
 // need groups.
 func (n *rdmaSide) mcastReceives() bool {
-	return n.s.spec.Mcast && planFor(n.s.w, n.s.spec, n.s.role).postRecvs
+	return n.s.spec.Mcast && n.s.plan.postRecvs
 }
 
 // mcastSends tells whether this side sends (to the peer's groups).
 func (n *rdmaSide) mcastSends() bool {
-	p := planFor(n.s.w, n.s.spec, n.s.role)
+	p := n.s.plan
 	return n.s.spec.Mcast && (p.send || p.ping || p.pong)
 }
 

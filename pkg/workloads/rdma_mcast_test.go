@@ -21,7 +21,13 @@ func gidOf(t *testing.T, s string) verbs.GID {
 // mcastSide is a side of send_bw or send_lat with -g, without a device.
 func mcastSide(t *testing.T, workload string, r role, gid string) *rdmaSide {
 	t.Helper()
-	spec, _, err := spec(workload, func(s *point.Spec) { s.Mcast = true }).Resolve(hostLimits)
+	return mcastSideWith(t, workload, r, gid, func(*point.Spec) {})
+}
+
+// mcastSideWith is mcastSide with mod applied to the Spec first.
+func mcastSideWith(t *testing.T, workload string, r role, gid string, mod func(*point.Spec)) *rdmaSide {
+	t.Helper()
+	spec, _, err := spec(workload, func(s *point.Spec) { s.Mcast = true; mod(s) }).Resolve(hostLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +51,7 @@ func TestMcastRoles(t *testing.T) {
 			t.Errorf("%s %s: receives %t sends %t", c.workload, c.r, n.mcastReceives(), n.mcastSends())
 		}
 	}
-	n := mcastSide(t, "send_bw", server, "::ffff:192.0.2.1")
-	n.s.spec.Bidir = true
+	n := mcastSideWith(t, "send_bw", server, "::ffff:192.0.2.1", func(s *point.Spec) { s.Bidir = true })
 	if !n.mcastSends() {
 		t.Error("send_bw -b: the server sends too")
 	}

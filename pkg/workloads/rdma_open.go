@@ -148,7 +148,7 @@ func (d *device) close() error {
 // Probe opens the device of l, checks s (resolved) against it, and
 // describes it with its limits for s's transport: for the defaults and
 // checks a client makes before it connects.
-func Probe(s point.Spec, l Local) (*report.Device, DeviceLimits, error) {
+func Probe(s point.Resolved, l Local) (*report.Device, DeviceLimits, error) {
 	d, err := openDevice(l, s.Transport, s.RDMACM, SendOps(s))
 	if err != nil {
 		return nil, DeviceLimits{}, err
@@ -320,7 +320,7 @@ func probePostEx(ctx *verbs.Context, pd *verbs.PD, transport string, ops verbs.S
 
 // SendOps is what s's queue pairs post: its operation, in the extended
 // API's terms.
-func SendOps(s point.Spec) verbs.SendOps {
+func SendOps(s point.Resolved) verbs.SendOps {
 	w, _ := catalog.Lookup(s.Workload)
 	switch {
 	case w.Op == catalog.OpWrite && s.Imm:

@@ -154,7 +154,7 @@ const (
 	checkAtomic
 )
 
-func validationFor(w catalog.Workload, c point.Spec, r role) validation {
+func validationFor(w catalog.Workload, c point.Resolved, r role) validation {
 	active := r == client || c.Bidir
 	switch w.Op {
 	case catalog.OpWrite, catalog.OpSend:

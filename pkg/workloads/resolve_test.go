@@ -91,14 +91,14 @@ func TestResolveDefaults(t *testing.T) {
 			t.Errorf("%+v: %v", tc.s, err)
 			continue
 		}
-		if got != tc.want {
+		if got.Spec != tc.want {
 			t.Errorf("Resolve(%+v)\n got %+v\nwant %+v", tc.s, got, tc.want)
 		}
 		if tc.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tc.note)) {
 			t.Errorf("%s: notes %q, want one with %q", tc.s.Workload, notes, tc.note)
 		}
 		// Resolving is idempotent: a server resolves its client's spec.
-		again, notes, err := got.Resolve(tc.dev.Limits())
+		again, notes, err := got.Spec.Resolve(tc.dev.Limits())
 		if err != nil || again != got || len(notes) != 0 {
 			t.Errorf("%s resolved twice: %+v, %q, %v", tc.s.Workload, again, notes, err)
 		}
@@ -116,7 +116,7 @@ func TestResolveEveryWorkload(t *testing.T) {
 				t.Errorf("%s over %s: %v", w.Name, tr, err)
 				continue
 			}
-			if again, _, err := Resolve(got, nil); err != nil || again != got {
+			if again, _, err := Resolve(got.Spec, nil); err != nil || again != got {
 				t.Errorf("%s over %s resolved twice: %+v, %v", w.Name, tr, again, err)
 			}
 		}
@@ -261,7 +261,7 @@ func TestResolveSRQDepth(t *testing.T) {
 	if r, _, err = Resolve(s, nil); err != nil || r.RxDepth != 8*128 {
 		t.Fatalf("8 QPs on a thread: rx depth %d, %v; want 1024", r.RxDepth, err)
 	}
-	if again, _, err := Resolve(r, nil); err != nil || again != r {
+	if again, _, err := Resolve(r.Spec, nil); err != nil || again != r {
 		t.Errorf("resolving again changed it: %+v, %v", again, err)
 	}
 	s.RxDepth = 64

@@ -142,7 +142,7 @@ func cpuSample(m engine.CPUMark) report.CPUSample {
 // result builds the client's result from its workers and own figures.
 func (s *session) result(m measurement, own figures) *report.Result {
 	res := &report.Result{Kind: s.w.Kind, Status: report.StatusOK}
-	echo(s.spec, &res.Params)
+	echo(s.spec.Spec, &res.Params)
 	s.side.params(&res.Params)
 	clk := engine.CurrentClock()
 	res.Clock, res.ClockSampleNS = clk.Source, clk.SampleNS
@@ -184,7 +184,7 @@ func latency(res *report.Result, workers []workerResult) {
 
 // openLoopOf gathers the workers' open-loop figures; nil for a closed
 // loop.
-func openLoopOf(c point.Spec, workers []workerResult) *report.OpenLoop {
+func openLoopOf(c point.Resolved, workers []workerResult) *report.OpenLoop {
 	if c.Rate == 0 {
 		return nil
 	}

@@ -184,9 +184,10 @@ func (st *serving) handle(ctx context.Context, conn *exchange.Conn, port int, re
 // the run began (when not, err says why the client was refused).
 func (sv *Server) serveOne(ctx context.Context, conn *exchange.Conn, hello exchange.Hello, port int) (what string, ran bool, err error) {
 	what = "a run"
-	spec, err := point.DecodeSpec(hello.Params)
+	asked, err := point.DecodeSpec(hello.Params)
+	var spec point.Resolved
 	if err == nil {
-		spec, _, err = Resolve(spec, nil)
+		spec, _, err = Resolve(asked, nil)
 	}
 	if err == nil {
 		what = fmt.Sprintf("%s %d bytes", spec.Workload, spec.Size)

@@ -42,7 +42,7 @@ func TestOneShotSurvivesMismatch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	port, log, done := serveOneShot(t, ctx, 64, true)
-	_, err := RunClient(ctx, tcpLat(2), DefaultLocal(), "127.0.0.1", port, false)
+	_, err := RunClient(ctx, resolved(t, tcpLat(2)), DefaultLocal(), "127.0.0.1", port, false)
 	if err == nil || !strings.Contains(err.Error(), "size") {
 		t.Fatalf("a client asking for 2 bytes of a server pinned at 64: %v, want a refusal naming the size", err)
 	}
@@ -51,7 +51,7 @@ func TestOneShotSurvivesMismatch(t *testing.T) {
 		t.Fatalf("the one-shot server ended after refusing a mismatched client: %v", err)
 	case <-time.After(200 * time.Millisecond):
 	}
-	if _, err := RunClient(ctx, tcpLat(64), DefaultLocal(), "127.0.0.1", port, false); err != nil {
+	if _, err := RunClient(ctx, resolved(t, tcpLat(64)), DefaultLocal(), "127.0.0.1", port, false); err != nil {
 		t.Fatalf("the correct client after a refused one: %v", err)
 	}
 	select {
@@ -73,7 +73,7 @@ func TestOneShotWithoutRetryEnds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	port, _, done := serveOneShot(t, ctx, 64, false)
-	if _, err := RunClient(ctx, tcpLat(2), DefaultLocal(), "127.0.0.1", port, false); err == nil {
+	if _, err := RunClient(ctx, resolved(t, tcpLat(2)), DefaultLocal(), "127.0.0.1", port, false); err == nil {
 		t.Fatal("a mismatched client was served")
 	}
 	select {
@@ -97,11 +97,11 @@ func TestOneShotInterruptedReturnsRunError(t *testing.T) {
 	spec.Iterations, spec.Duration = 0, time.Minute
 	cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer ccancel()
-	go RunClient(cctx, spec, DefaultLocal(), "127.0.0.1", port, false)
+	go RunClient(cctx, resolved(t, spec), DefaultLocal(), "127.0.0.1", port, false)
 	// The run under way: a second client is told the server is busy (it
 	// asks for a size the server refuses, lest it be served first).
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_, err := RunClient(cctx, tcpLat(2), DefaultLocal(), "127.0.0.1", port, false)
+		_, err := RunClient(cctx, resolved(t, tcpLat(2)), DefaultLocal(), "127.0.0.1", port, false)
 		if err != nil && strings.Contains(err.Error(), "busy") {
 			break
 		}

@@ -21,7 +21,7 @@ import (
 // session is one side of one run, RDMA or TCP: the resolved parameters,
 // the local settings, the control connection and the transport's side.
 type session struct {
-	spec   point.Spec
+	spec   point.Resolved
 	local  Local
 	w      catalog.Workload
 	role   role
@@ -36,7 +36,7 @@ type session struct {
 	alive atomic.Int64
 }
 
-func newSession(spec point.Spec, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
+func newSession(spec point.Resolved, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
 	return &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
 }
 

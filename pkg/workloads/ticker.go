@@ -19,7 +19,7 @@ type ticker struct {
 // yielder is a loop that returns at a tick: SetYield arms the next.
 type yielder interface{ SetYield(ns int64) }
 
-func newTicker(l Local, sp point.Spec, liveOps func() uint64) *ticker {
+func newTicker(l Local, sp point.Resolved, liveOps func() uint64) *ticker {
 	t := report.NewTicker(l.ReportInterval, l.Progress)
 	if t == nil {
 		return nil

@@ -23,7 +23,7 @@ import (
 // serves the Src's points as one announced sweep on its measurement
 // listener, with a one-shot server; the Src runs each point against it.
 type PairMeasurer struct {
-	Specs    []point.Spec // resolved, one per workload, in order
+	Specs    []point.Resolved // one per workload, in order
 	Local    workloads.Local
 	Device   *report.Device // nil when every workload is TCP
 	Listener *exchange.Listener

@@ -27,7 +27,7 @@ type Setup struct {
 	World fabric.World
 	// Specs are the points, one per workload, resolved and checked
 	// against Device (nil when every workload is TCP).
-	Specs  []point.Spec
+	Specs  []point.Resolved
 	Device *report.Device
 	Local  workloads.Local
 	// Port is the measurement listener's TCP port; 0 for a free one.

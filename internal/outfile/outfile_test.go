@@ -307,7 +307,7 @@ func TestStream(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old content that is longer\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := CreateStream(path)
+	s, err := CreateStreamTo(path, os.Stdout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,10 +323,10 @@ func TestStream(t *testing.T) {
 	if err := s.Close(); err != nil || s.Close() != nil {
 		t.Errorf("close: %v", err)
 	}
-	if _, err := CreateStream(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := CreateStreamTo(dir, os.Stdout); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("a directory: %v", err)
 	}
-	if s, err := CreateStream("-"); err != nil || s.Path() != "-" || s.Close() != nil {
+	if s, err := CreateStreamTo("-", os.Stdout); err != nil || s.Path() != "-" || s.Close() != nil {
 		t.Errorf("standard output: %v", err)
 	}
 }

@@ -19,14 +19,9 @@ type Stream struct {
 	f    *os.File // a file opened here, which Close closes
 }
 
-// CreateStream opens path for a stream; an unusable path fails here,
-// before anything is measured.
-func CreateStream(path string) (*Stream, error) {
-	return CreateStreamTo(path, os.Stdout)
-}
-
-// CreateStreamTo is CreateStream with stdout as what "" and "-" name (a
-// command run in-process writes to its caller's writer).
+// CreateStreamTo opens path for a stream, stdout being what "" and "-"
+// name (a command run in-process writes to its caller's writer); an
+// unusable path fails here, before anything is measured.
 func CreateStreamTo(path string, stdout io.Writer) (*Stream, error) {
 	if path == "" || path == "-" {
 		return &Stream{path: "-", w: stdout}, nil

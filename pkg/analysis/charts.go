@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"io"
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
@@ -27,13 +27,13 @@ type ChartOptions struct {
 // SidesOf loads the documents that paths name and splits them into sides
 // by label. Notes on documents left out go to notes. It stops when ctx
 // ends, with ctx's cause.
-func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
+func (c ChartOptions) SidesOf(ctx context.Context, paths []string, notes io.Writer) ([]*document.Document, []*results.Group, error) {
 	return c.sidesOf(ctx, "", paths, notes)
 }
 
 // sidesOf is SidesOf of the documents a flag names ("--base"; "" for
 // the arguments), which its errors name.
-func (c ChartOptions) sidesOf(ctx context.Context, flag string, paths []string, notes io.Writer) ([]*results.Document, []*results.Group, error) {
+func (c ChartOptions) sidesOf(ctx context.Context, flag string, paths []string, notes io.Writer) ([]*document.Document, []*results.Group, error) {
 	docs, err := LoadDocs(ctx, notes, paths...)
 	if err != nil {
 		return nil, nil, loadError(ctx, flag, err)
@@ -54,7 +54,7 @@ func (c ChartOptions) sidesOf(ctx context.Context, flag string, paths []string, 
 
 // Charts draws the sides' charts of the kinds asked for (nil: all), by
 // kind. It stops when ctx ends, with ctx's cause.
-func (c ChartOptions) Charts(ctx context.Context, docs []*results.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
+func (c ChartOptions) Charts(ctx context.Context, docs []*document.Document, sides []*results.Group, kinds []string) (map[string][]results.NamedChart, error) {
 	caption := results.CaptionOf(docs)
 	if l := results.LeftOut(sides); len(l) > 0 {
 		caption.Extra = append(caption.Extra, [2]string{"note", l[0]})
@@ -131,7 +131,7 @@ func DrawDocument(dir string, doc *report.Document) ([]string, error) {
 		return nil, fmt.Errorf("reading the document back: %w", err)
 	}
 	rd.Path = "the measured document"
-	docs := []*results.Document{rd}
+	docs := []*document.Document{rd}
 	sides, err := results.Groups(docs, nil, results.Options{AllowPartial: true})
 	if err != nil {
 		return nil, err

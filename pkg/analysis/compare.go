@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -171,7 +172,7 @@ func compareSides(ctx context.Context, s *Sides, o CompareOptions, th []compare.
 
 // Sides are the documents of each side of a comparison and their names.
 type Sides struct {
-	Base, New         []*results.Document
+	Base, New         []*document.Document
 	BaseName, NewName string
 }
 

@@ -15,6 +15,7 @@ import (
 	"io"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -22,7 +23,7 @@ import (
 // line for each document of another kind (a fabric sweep's) that a
 // directory or a pattern held and that was left out. It stops when ctx
 // ends, with ctx's cause.
-func LoadDocs(ctx context.Context, notes io.Writer, paths ...string) ([]*results.Document, error) {
+func LoadDocs(ctx context.Context, notes io.Writer, paths ...string) ([]*document.Document, error) {
 	return results.LoadNoting(ctx, func(s string) { fmt.Fprintln(notes, "note: "+s) }, paths...)
 }
 

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/display"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
-
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
@@ -40,7 +40,7 @@ func BuildReport(ctx context.Context, o ReportOptions, paths []string, notes io.
 		return plot.Report{}, err
 	}
 	drawn, drawnSides := docs, sides
-	var baseDocs []*results.Document
+	var baseDocs []*document.Document
 	if len(o.Bases) > 0 {
 		// --labels orders the documents reported on; the base's own
 		// labels go by their started_at.
@@ -198,7 +198,7 @@ func chartsOf(charts map[string][]results.NamedChart, kinds ...string) []*plot.C
 // name), against the base's, base (which bases name, loaded once by the
 // report): the gate's outcome, what differs, the verdicts and the
 // whiskers.
-func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, base, docs []*results.Document) (plot.Section, error) {
+func comparisonSection(ctx context.Context, o CompareOptions, bases, paths []string, base, docs []*document.Document) (plot.Section, error) {
 	th, err := compare.ParseThresholds(o.FailOn)
 	if err != nil {
 		return plot.Section{}, badInput("--fail-on: %v", err)

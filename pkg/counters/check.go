@@ -48,17 +48,6 @@ type WireCheck struct {
 	RetransmissionEvents uint64 `json:"retransmission_events"`
 }
 
-// OK reports whether some figure was checked and none disagrees or is
-// unusable.
-func (r WireCheck) OK() bool {
-	for _, f := range r.Findings {
-		if f.Status == StatusDisagrees || f.Status == StatusUnusable {
-			return false
-		}
-	}
-	return len(r.Findings) > 0
-}
-
 // String says "within the expected overhead (...)" or lists the figures
 // that disagree with the model.
 func (r WireCheck) String() string {

@@ -6,6 +6,18 @@ import (
 	"time"
 )
 
+// OK reports whether some figure was checked and none disagrees or is
+// unusable: the tests' verdict on a check (the binary prints the
+// findings, String).
+func (r WireCheck) OK() bool {
+	for _, f := range r.Findings {
+		if f.Status == StatusDisagrees || f.Status == StatusUnusable {
+			return false
+		}
+	}
+	return len(r.Findings) > 0
+}
+
 // rxeDeltas builds the deltas of an rxe port whose counters moved by the
 // given amounts (others by 0), read over netlink and sysfs.
 func rxeDeltas(t *testing.T, moved map[string]uint64) Deltas {

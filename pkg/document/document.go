@@ -26,15 +26,26 @@ const (
 	KindGate   = "gate"
 )
 
+// Envelope is the head of a saved document of rdma-bench: its layout's
+// version and its kind. A run's document and a fabric sweep's embed it,
+// so that its keys come first; a gate's document writes the same keys in
+// the other order (kind first), so it declares them itself. [CheckHead]
+// reads it.
+type Envelope struct {
+	// SchemaVersion is the version of the layout of the document's kind.
+	SchemaVersion int `json:"schema_version"`
+	// Kind is [KindRun], [KindFabric] or [KindGate].
+	Kind string `json:"kind"`
+}
+
 // Document is one saved invocation of rdma-bench run or suite.
 type Document struct {
 	// Path is the file the document was read from, escaped for printing;
 	// "" for one parsed from memory or being written.
 	Path string `json:"-"`
-	// SchemaVersion is the layout version; Encode writes [SchemaVersion].
-	SchemaVersion int `json:"schema_version"`
-	// Kind is [KindRun]; Encode writes it.
-	Kind string `json:"kind"`
+	// Envelope's SchemaVersion is the layout version and its Kind is
+	// [KindRun]; Encode writes both ([SchemaVersion], [KindRun]).
+	Envelope
 	// Tool identifies the program that wrote the document.
 	Tool Tool `json:"tool"`
 	// Host describes the machine the results were measured on.

@@ -176,7 +176,7 @@ func TestFullSetsEveryField(t *testing.T) {
 // and an empty document still has its arrays.
 func TestEncodeStamps(t *testing.T) {
 	var b bytes.Buffer
-	if err := Encode(&b, &Document{SchemaVersion: 1}); err != nil {
+	if err := Encode(&b, &Document{Envelope: Envelope{SchemaVersion: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"schema_version": 2`, `"kind": "run"`, `"name": "rdma-bench"`, `"results": []`, `"args": []`} {

@@ -10,10 +10,7 @@ import (
 // be kind and its schema version one from lo to hi; an error names the key
 // that is wrong.
 func CheckHead(b []byte, kind string, lo, hi int) error {
-	var head struct {
-		SchemaVersion int    `json:"schema_version"`
-		Kind          string `json:"kind"`
-	}
+	var head Envelope
 	if err := json.Unmarshal(b, &head); err != nil {
 		return fmt.Errorf("not a %s document: %w", kind, err)
 	}

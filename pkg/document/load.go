@@ -271,7 +271,7 @@ func checkOldFabric(top map[string]json.RawMessage) error {
 	var tool string
 	if json.Unmarshal(top["tool"], &tool) == nil && strings.HasPrefix(tool, ToolName) {
 		if _, ok := top["pairs"]; ok {
-			return &OtherKindError{Kind: "fabric"}
+			return &OtherKindError{Kind: KindFabric}
 		}
 	}
 	return nil

@@ -20,9 +20,9 @@ func TestOtherDocumentsNamed(t *testing.T) {
 		doc  any
 		want string
 	}{
-		{gate.Document{Kind: gate.Kind, SchemaVersion: gate.SchemaVersion, Tool: report.Tool{Name: document.ToolName}},
+		{gate.Document{Kind: document.KindGate, SchemaVersion: gate.SchemaVersion, Tool: report.Tool{Name: document.ToolName}},
 			"a gate document: compare, plot and report read the documents of run and suite"},
-		{fabric.Document{SchemaVersion: fabric.SchemaVersion, Kind: fabric.Kind, Tool: fabric.Tool{Name: document.ToolName, Version: "0.3.0"}},
+		{fabric.Document{Envelope: document.Envelope{SchemaVersion: fabric.SchemaVersion, Kind: document.KindFabric}, Tool: fabric.Tool{Name: document.ToolName, Version: "0.3.0"}},
 			"a fabric document: compare, plot and report read the documents of run and suite"},
 	} {
 		b, err := json.Marshal(c.doc)

@@ -122,23 +122,6 @@ func newMessage(t MsgType) Message {
 	return nil
 }
 
-// deref turns a pointer from newMessage into the message value.
-func deref(m Message) Message {
-	switch p := m.(type) {
-	case *Hello:
-		return *p
-	case *Endpoints:
-		return *p
-	case *Sync:
-		return *p
-	case *Result:
-		return *p
-	case *Error:
-		return *p
-	}
-	return m
-}
-
 // targetType returns the message type that v, a pointer to a message
 // struct, can receive.
 func targetType(v any) (MsgType, bool) {

@@ -32,10 +32,8 @@ const (
 // SchemaVersion is the version of the fabric document's layout.
 const SchemaVersion = 1
 
-// Kind is the kind of a fabric document.
-const Kind = document.KindFabric
-
-// Tool names the program that wrote a document, as the run documents do.
+// Tool names the program that wrote a document, as the run documents do,
+// without their commit.
 type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -43,10 +41,10 @@ type Tool struct {
 
 // Document is a fabric run's result, gathered at rank 0.
 type Document struct {
-	// SchemaVersion is the layout's version ([SchemaVersion]); Kind is
-	// "fabric" ([Kind]), beside the "run" documents of run and suite.
-	SchemaVersion int    `json:"schema_version"`
-	Kind          string `json:"kind"`
+	// Envelope's SchemaVersion is the layout's version ([SchemaVersion]);
+	// its Kind is [document.KindFabric], beside the run documents of run
+	// and suite.
+	document.Envelope
 	// Tool names the program: rank 0's version (every rank runs the same).
 	Tool Tool `json:"tool"`
 	// Launcher is how the world was found (Launcher* constants).

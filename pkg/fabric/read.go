@@ -9,10 +9,10 @@ import (
 )
 
 // Parse reads a saved fabric document (what Save and WriteJSON wrote):
-// its kind must be [Kind] and its schema version one this package
-// reads; an error names the key that is wrong.
+// its kind must be [document.KindFabric] and its schema version one this
+// package reads; an error names the key that is wrong.
 func Parse(b []byte) (*Document, error) {
-	if err := document.CheckHead(b, Kind, 1, SchemaVersion); err != nil {
+	if err := document.CheckHead(b, document.KindFabric, 1, SchemaVersion); err != nil {
 		return nil, err
 	}
 	d := &Document{}

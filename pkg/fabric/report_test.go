@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
@@ -49,7 +50,7 @@ func handDoc(t *testing.T) *Document {
 		t.Fatal(err)
 	}
 	doc := &Document{
-		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: "v1.0"}, Launcher: LauncherPMI, World: World{Rank: 0, Size: 3, Launcher: LauncherPMI},
+		Envelope: document.Envelope{SchemaVersion: SchemaVersion, Kind: document.KindFabric}, Tool: Tool{Name: "rdma-bench", Version: "v1.0"}, Launcher: LauncherPMI, World: World{Rank: 0, Size: 3, Launcher: LauncherPMI},
 		Rendezvous: MethodPMI, Workloads: []string{"write_lat", "write_bw"}, Params: map[string]string{"size": "64"},
 		Schedule: ScheduleInfo{Pattern: PatternPairs, Rounds: len(rounds), Pairs: 6}, PairTimeoutNS: int64(time.Minute),
 		StartedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Status: StatusComplete,

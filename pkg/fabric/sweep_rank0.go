@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // sweeper is rank 0 running a sweep.
@@ -51,7 +53,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	}
 	plan := planOf(count, roundAt, cfg.PairTimeout)
 	sw.doc = &Document{
-		SchemaVersion: SchemaVersion, Kind: Kind, Tool: Tool{Name: "rdma-bench", Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
+		Envelope: document.Envelope{SchemaVersion: SchemaVersion, Kind: document.KindFabric}, Tool: Tool{Name: document.ToolName, Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
 		Schedule: ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs}, Probe: cfg.Probe,
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,

@@ -10,9 +10,6 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
-// Kind is the document kind of a gate's document.
-const Kind = document.KindGate
-
 // SchemaVersion is the layout version of the gate's document.
 const SchemaVersion = 2
 
@@ -27,6 +24,9 @@ const (
 // Document is everything a gate measured and decided. It is saved after
 // every round of pairs, so that a crash keeps what was measured.
 type Document struct {
+	// Kind is [document.KindGate] and SchemaVersion [SchemaVersion]: the
+	// keys of a [document.Envelope], declared here because a gate's
+	// document writes kind first.
 	Kind          string        `json:"kind"`
 	SchemaVersion int           `json:"schema_version"`
 	Tool          document.Tool `json:"tool"`

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Exit codes of a gate, as [Document.ExitCode] holds them. 2 (bad input)
@@ -72,7 +73,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	c := g.Config
 	start := g.now()
 	g.load0 = markLoad(g.pids())
-	doc.Kind, doc.SchemaVersion, doc.Status = Kind, SchemaVersion, StatusPartial
+	doc.Kind, doc.SchemaVersion, doc.Status = document.KindGate, SchemaVersion, StatusPartial
 	doc.Settings = Settings{Target: c.Target, LatencyIters: c.LatencyIters, BandwidthSeconds: c.BandwidthSeconds,
 		Method: c.Method, Alpha: c.Alpha, Schedule: c.Schedule(), FirstLook: c.FirstLook, LookGrowth: c.LookGrowth,
 		MaxPairs: c.MaxPairs, BudgetSeconds: c.Budget.Seconds(), WorkerRounds: c.WorkerRounds}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
-	"github.com/rdma-bench/rdma-bench/pkg/results"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // fakeRunner gives each side's runs a log-normal noise around a point's
@@ -352,12 +352,12 @@ func TestDocumentRoundTrip(t *testing.T) {
 }
 
 func TestRDMACoreOf(t *testing.T) {
-	doc := &results.Document{}
+	doc := &document.Document{}
 	doc.Host.RDMACore = "50.0"
 	if got := RDMACoreOf(doc); got != "50.0" {
 		t.Errorf("no device: %q", got)
 	}
-	doc.Device = &results.Device{Provider: "/opt/rdma-core/lib/librxe-rdmav34.so"}
+	doc.Device = &document.Device{Provider: "/opt/rdma-core/lib/librxe-rdmav34.so"}
 	if got := RDMACoreOf(doc); got != "50.0, provider /opt/rdma-core/lib/librxe-rdmav34.so" {
 		t.Errorf("with a provider: %q", got)
 	}

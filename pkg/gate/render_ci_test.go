@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // TestCIFormats: -o markdown and -o junit say what the table says: a row
@@ -96,7 +97,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Kind, d.SchemaVersion = Kind, SchemaVersion
+	d.Kind, d.SchemaVersion = document.KindGate, SchemaVersion
 	b, err := d.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/document"
-
-	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
 // Measurement is one run's figure.
@@ -151,7 +149,7 @@ func measurement(s *Side, p Point, line string, stdout []byte, secs float64) (Me
 }
 
 // figure takes the point's metric from a one-point document.
-func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
+func figure(doc *document.Document, p Point, secs float64) (Measurement, error) {
 	if len(doc.Results) != 1 {
 		return Measurement{}, fmt.Errorf("%s: the document holds %d results, want 1", p, len(doc.Results))
 	}
@@ -184,7 +182,7 @@ func figure(doc *results.Document, p Point, secs float64) (Measurement, error) {
 // version and, where known, the provider library ("50.0, provider
 // /opt/rdma-core/lib/librxe-rdmav34.so"); "" for a TCP run or when the
 // document says neither.
-func RDMACoreOf(doc *results.Document) string {
+func RDMACoreOf(doc *document.Document) string {
 	provider := ""
 	if doc.Device != nil {
 		provider = doc.Device.Provider
@@ -201,7 +199,7 @@ func RDMACoreOf(doc *results.Document) string {
 // DeviceOf is the device a run's document says it measured on, and why
 // ("rxe0 (made by rdma-bench softroce up, the only RDMA device)"); "" for
 // a TCP run.
-func DeviceOf(doc *results.Document) string {
+func DeviceOf(doc *document.Document) string {
 	d := doc.Device
 	switch {
 	case d == nil || d.Name == "":

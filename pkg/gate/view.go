@@ -14,10 +14,11 @@ import (
 // table, notes and summary of the terminal's table, and the rows'
 // changes drawn as the comparison's whiskers.
 
-// Parse reads a saved gate document: its kind must be [Kind] and its
-// schema version this package's; an error names what is wrong.
+// Parse reads a saved gate document: its kind must be
+// [document.KindGate] and its schema version this package's; an error
+// names what is wrong.
 func Parse(b []byte) (*Document, error) {
-	if err := document.CheckHead(b, Kind, SchemaVersion, SchemaVersion); err != nil {
+	if err := document.CheckHead(b, document.KindGate, SchemaVersion, SchemaVersion); err != nil {
 		return nil, err
 	}
 	d := &Document{}

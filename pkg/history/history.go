@@ -24,6 +24,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
@@ -156,7 +157,7 @@ func (o Options) Check() error {
 // documents cannot make a history of (one session, clocks in the future,
 // two sessions of one host overlapping) is bad input, marked as package
 // inputerr does.
-func Analyze(ctx context.Context, docs []*results.Document, o Options) (*Result, error) {
+func Analyze(ctx context.Context, docs []*document.Document, o Options) (*Result, error) {
 	if err := o.Check(); err != nil {
 		return nil, inputerr.New("%v", err)
 	}
@@ -207,7 +208,7 @@ func Analyze(ctx context.Context, docs []*results.Document, o Options) (*Result,
 // time: one host measures one document at a time, so it is a document
 // saved twice or a clock that jumped; and a run that started before its
 // document, a clock that went back.
-func checkOverlap(docs []*results.Document) error {
+func checkOverlap(docs []*document.Document) error {
 	type span struct {
 		from, to time.Time
 		path     string
@@ -247,7 +248,7 @@ func maxTime(a, b time.Time) time.Time {
 
 // build makes a series of every point and metric measured in two
 // sessions or more, in the order points are first found.
-func build(docs []*results.Document, sess results.Sessions, o Options) ([]*Series, []string, error) {
+func build(docs []*document.Document, sess results.Sessions, o Options) ([]*Series, []string, error) {
 	pts, err := results.Pool(docs, results.Options{})
 	if err != nil {
 		return nil, nil, inputerr.New("%v", err)

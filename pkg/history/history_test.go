@@ -81,8 +81,8 @@ func TestDetectorStops(t *testing.T) {
 
 // docsOf makes a document a day for each value: write_lat 64 B, five runs
 // around it.
-func docsOf(vals []float64) []*results.Document {
-	var out []*results.Document
+func docsOf(vals []float64) []*document.Document {
+	var out []*document.Document
 	t0 := time.Date(2026, 10, 1, 2, 0, 0, 0, time.UTC)
 	for i, v := range vals {
 		start := t0.Add(time.Duration(i) * 24 * time.Hour)
@@ -93,7 +93,7 @@ func docsOf(vals []float64) []*results.Document {
 			r.Runs = append(r.Runs, &document.Run{Run: j + 1, StartedAt: start.Add(time.Duration(j) * time.Second),
 				Figures: document.Figures{Status: document.StatusOK, LatencyUS: &document.Latency{P50: &p50}}})
 		}
-		out = append(out, &results.Document{Path: "d" + string(rune('a'+i%26)) + ".json", StartedAt: start,
+		out = append(out, &document.Document{Path: "d" + string(rune('a'+i%26)) + ".json", StartedAt: start,
 			Host: document.Host{Hostname: "node1"}, Results: []*document.Result{r}})
 	}
 	return out
@@ -170,16 +170,16 @@ func TestAnalyzeNoVerdict(t *testing.T) {
 	}
 	bad := []struct {
 		name string
-		docs []*results.Document
+		docs []*document.Document
 		want string
 	}{
 		{"one session", docsOf([]float64{30}), "the documents hold one session"},
-		{"future", func() []*results.Document {
+		{"future", func() []*document.Document {
 			d := docsOf([]float64{30, 31, 30, 31})
 			d[3].StartedAt = o.Now.Add(time.Hour)
 			return d
 		}(), "is in the future"},
-		{"overlap", func() []*results.Document {
+		{"overlap", func() []*document.Document {
 			d := docsOf([]float64{30, 31, 30, 31})
 			d[2].StartedAt = d[1].StartedAt.Add(-time.Hour)
 			for _, run := range d[2].Results[0].Runs {

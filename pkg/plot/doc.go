@@ -12,7 +12,7 @@
 //
 // The package works on plain inputs (series of sizes and values); turning
 // saved JSON documents into these inputs is the caller's job. Drawing is
-// pure Go (gonum.org/v1/plot) and needs no browser, network or cgo. Write
-// puts a chart's SVG and PNG into a directory atomically; WriteHTML writes
-// one HTML file with inline SVG and CSS and no script.
+// pure Go (gonum.org/v1/plot) and needs no browser, network or cgo. WriteAll
+// puts charts' SVG and PNG into a directory atomically; WriteHTMLFile
+// writes one HTML file with inline SVG and CSS and no script.
 package plot

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"html/template"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -53,23 +52,11 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"numeric": isNumeric,
 }).Parse(reportHTML))
 
-// WriteHTML writes r as one HTML file: charts as inline SVG, CSS inline,
-// no script and nothing loaded from elsewhere, so it opens from a mail
-// attachment or a CI artifact. All text is escaped.
-func WriteHTML(w io.Writer, r Report) error {
-	b, err := renderHTML(context.Background(), r)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("writing report %q: %w", r.Title, err)
-	}
-	return nil
-}
-
-// WriteHTMLFile writes r to path as WriteHTML does, once complete (see
-// package outfile); when ctx ends while its charts are drawn, nothing is
-// written and the error is ctx's cause.
+// WriteHTMLFile writes r to path as one HTML file, once complete (see
+// package outfile): charts as inline SVG, CSS inline, no script and
+// nothing loaded from elsewhere, so it opens from a mail attachment or a
+// CI artifact. All text is escaped. When ctx ends while its charts are
+// drawn, nothing is written and the error is ctx's cause.
 func WriteHTMLFile(ctx context.Context, path string, r Report) error {
 	b, err := renderHTML(ctx, r)
 	if err != nil {

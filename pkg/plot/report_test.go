@@ -3,6 +3,8 @@ package plot
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,19 @@ import (
 
 	"golang.org/x/net/html"
 )
+
+// WriteHTML writes r to w as WriteHTMLFile writes it to a file: the
+// tests read the HTML from memory.
+func WriteHTML(w io.Writer, r Report) error {
+	b, err := renderHTML(context.Background(), r)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("writing report %q: %w", r.Title, err)
+	}
+	return nil
+}
 
 const hostile = `<script>alert("x")</script> & "quotes"`
 

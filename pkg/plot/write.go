@@ -13,36 +13,16 @@ import (
 
 var errNilChart = errors.New("no chart: build one with a chart function such as LatencyVsSize")
 
-// Write writes chart as dir/baseName.svg and dir/baseName.png. Both
-// pictures are rendered in memory first and each file is written as
-// package outfile does, so a reader never sees a partial file and an
-// existing file is only ever replaced by a complete one. On error no new
-// file, temporary or final, is left behind.
-func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err error) {
-	if fi, err := os.Stat(dir); err != nil {
-		return "", "", fmt.Errorf("chart directory: %w", err)
-	} else if !fi.IsDir() {
-		return "", "", fmt.Errorf("chart directory %s: not a directory", dir)
-	}
-	files, err := renderFiles(context.Background(), chart, dir, baseName)
-	if err != nil {
-		return "", "", err
-	}
-	if _, err := commitFiles(files); err != nil {
-		return "", "", err
-	}
-	return files[0].path, files[1].path, nil
-}
-
 // Named is a chart and the base name of its files.
 type Named struct {
 	Name  string
 	Chart *Chart
 }
 
-// WriteAll writes every chart as SVG and PNG into dir (see [Write]),
-// creating dir when missing, and returns the paths written. Every picture
-// is rendered before the first file is written, so that when ctx ends
+// WriteAll writes every chart as SVG and PNG into dir, each file as
+// package outfile does (a reader never sees a partial file), creating dir
+// when missing, and returns the paths written. Every picture is rendered
+// before the first file is written, so that when ctx ends
 // (with ctx's cause) or a chart fails, nothing is written; an error while
 // writing removes what was written, and dir if WriteAll made it.
 func WriteAll(ctx context.Context, dir string, charts []Named) ([]string, error) {

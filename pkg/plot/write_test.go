@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -12,6 +13,28 @@ import (
 	"testing"
 	"time"
 )
+
+// Write writes chart as dir/baseName.svg and dir/baseName.png, into a
+// directory that must exist: the tests' WriteAll of one chart. Both
+// pictures are rendered in memory first and each file is written as
+// package outfile does, so a reader never sees a partial file and an
+// existing file is only ever replaced by a complete one. On error no new
+// file, temporary or final, is left behind.
+func Write(chart *Chart, dir, baseName string) (svgPath, pngPath string, err error) {
+	if fi, err := os.Stat(dir); err != nil {
+		return "", "", fmt.Errorf("chart directory: %w", err)
+	} else if !fi.IsDir() {
+		return "", "", fmt.Errorf("chart directory %s: not a directory", dir)
+	}
+	files, err := renderFiles(context.Background(), chart, dir, baseName)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := commitFiles(files); err != nil {
+		return "", "", err
+	}
+	return files[0].path, files[1].path, nil
+}
 
 func testChart(t *testing.T) *Chart {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -13,28 +14,28 @@ import (
 // started_at, or the first and last day), rdma-bench's version, and the
 // labels, kernel and driver as extras. A field with several values lists
 // them, a long list shortened (briefList): a picture has room for a few.
-func CaptionOf(docs []*Document) plot.Caption {
+func CaptionOf(docs []*document.Document) plot.Caption {
 	c := plot.Caption{
-		Device: brief(docs, dev(func(v *Device) string {
+		Device: brief(docs, dev(func(v *document.Device) string {
 			if v.Port == 0 {
 				return v.Name
 			}
 			return v.Name + " port " + strconv.Itoa(v.Port)
 		})),
-		Firmware: brief(docs, dev(func(v *Device) string { return v.FirmwareVersion })),
-		Host:     brief(docs, func(d *Document) string { return d.Host.Hostname }),
+		Firmware: brief(docs, dev(func(v *document.Device) string { return v.FirmwareVersion })),
+		Host:     brief(docs, func(d *document.Document) string { return d.Host.Hostname }),
 		Date:     dateRange(docs),
 	}
-	if v := brief(docs, func(d *Document) string { return d.Tool.Version }); v != "" {
+	if v := brief(docs, func(d *document.Document) string { return d.Tool.Version }); v != "" {
 		c.Tool = "rdma-bench " + v
 	}
 	for _, e := range []struct {
 		key string
-		get func(*Document) string
+		get func(*document.Document) string
 	}{
-		{"label", func(d *Document) string { return d.Label }},
-		{"kernel", func(d *Document) string { return d.Host.Kernel }},
-		{"driver", dev(func(v *Device) string { return v.Driver })},
+		{"label", func(d *document.Document) string { return d.Label }},
+		{"kernel", func(d *document.Document) string { return d.Host.Kernel }},
+		{"driver", dev(func(v *document.Device) string { return v.Driver })},
 	} {
 		if v := brief(docs, e.get); v != "" {
 			c.Extra = append(c.Extra, [2]string{e.key, v})
@@ -44,13 +45,13 @@ func CaptionOf(docs []*Document) plot.Caption {
 }
 
 // brief lists the distinct values of a field over documents, shortened.
-func brief(docs []*Document, get func(*Document) string) string {
+func brief(docs []*document.Document, get func(*document.Document) string) string {
 	return briefList(distinctValues(docs, get))
 }
 
 // dateRange is the first started_at of docs in RFC 3339, or the first
 // and last day when they span several.
-func dateRange(docs []*Document) string {
+func dateRange(docs []*document.Document) string {
 	var ts []time.Time
 	for _, d := range docs {
 		if !d.StartedAt.IsZero() {
@@ -72,7 +73,7 @@ func dateRange(docs []*Document) string {
 // commit, and metaFields' (labels, hosts, kernel, rdma-core, CPU, device
 // and why it was chosen, driver, provider, firmware, link layer, MTU),
 // dates and files; empty fields left out.
-func Meta(docs []*Document) [][2]string {
+func Meta(docs []*document.Document) [][2]string {
 	var out [][2]string
 	add := func(k, v string) {
 		if v != "" {
@@ -81,13 +82,13 @@ func Meta(docs []*Document) [][2]string {
 	}
 	c := CaptionOf(docs)
 	add("tool", c.Tool)
-	add("commit", distinct(docs, func(d *Document) string { return d.Tool.Commit }))
+	add("commit", distinct(docs, func(d *document.Document) string { return d.Tool.Commit }))
 	for _, f := range metaFields {
 		if f.name != "rdma-bench" && f.name != "commit" {
 			add(f.name, distinct(docs, f.get))
 		}
 	}
 	add("date", c.Date)
-	add("documents", distinct(docs, func(d *Document) string { return d.Path }))
+	add("documents", distinct(docs, func(d *document.Document) string { return d.Path }))
 	return out
 }

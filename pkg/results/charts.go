@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
-
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -137,7 +137,7 @@ func Charts(ctx context.Context, sides []*Group, opt ChartOptions, caption plot.
 		return nil, missing[0]
 	}
 	if len(out) == 0 {
-		var docs []*Document
+		var docs []*document.Document
 		for _, s := range sides {
 			docs = append(docs, s.Docs...)
 		}
@@ -230,7 +230,7 @@ func MetricNames() string { return strings.Join(metricNames(), ", ") }
 // SideName names a side of a comparison: name, then how many documents
 // and which rdma-bench versions wrote them: "base.json (rdma-bench
 // 0.2.0)", "label base (3 documents, rdma-bench 0.2.0)".
-func SideName(name string, docs []*Document) string {
+func SideName(name string, docs []*document.Document) string {
 	var versions []string
 	for _, d := range docs {
 		if !slices.Contains(versions, d.Tool.Version) {

@@ -10,41 +10,15 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
-// The saved document's types and rules are pkg/document's; this package
-// analyses the values it reads.
-type (
-	Document = document.Document
-	Result   = document.Result
-	Run      = document.Run
-	Figures  = document.Figures
-	Latency  = document.Latency
-	Costs    = document.Costs
-	CPUUsage = document.CPUUsage
-	CPUPair  = document.CPUPair
-	Counters = document.Counters
-	Tool     = document.Tool
-	Host     = document.Host
-	Device   = document.Device
-)
-
-// Kinds of result, and statuses.
-const (
-	KindLatency        = document.KindLatency
-	KindBandwidth      = document.KindBandwidth
-	StatusOK           = document.StatusOK
-	StatusPartial      = document.StatusPartial
-	StatusInsufficient = document.StatusInsufficient
-)
-
 // LoadNoting reads the documents that paths name as [document.Each] does,
 // one at a time, note told of each document of another kind left out: each is trimmed to what the analysis and its views
 // read ([Keep]) before the next is read, so that memory grows with the
 // figures kept, not with the documents' size. It stops when ctx ends,
 // with ctx's cause.
-func LoadNoting(ctx context.Context, note func(string), paths ...string) ([]*Document, error) {
-	var docs []*Document
+func LoadNoting(ctx context.Context, note func(string), paths ...string) ([]*document.Document, error) {
+	var docs []*document.Document
 	shared := map[string]map[string]json.RawMessage{}
-	err := document.Each(ctx, note, func(d *Document) error {
+	err := document.Each(ctx, note, func(d *document.Document) error {
 		Keep(d)
 		for _, r := range d.Results {
 			r.Params = share(shared, r.Params)
@@ -80,7 +54,7 @@ func share(shared map[string]map[string]json.RawMessage, params map[string]json.
 // figures, the open loops' service and lag histograms, and the runs'
 // histograms of a result that holds its merged one. Most of a document's
 // bytes are these.
-func Keep(d *Document) {
+func Keep(d *document.Document) {
 	for _, r := range d.Results {
 		if r.Counters != nil {
 			r.Counters.Local, r.Counters.Remote = nil, nil

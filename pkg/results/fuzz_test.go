@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // Fuzzing: make fuzz runs every Fuzz target of the repository for a short
@@ -84,7 +86,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("accepted results[%d] = null", i)
 			}
 		}
-		docs := []*Document{d}
+		docs := []*document.Document{d}
 		_ = Meta(docs)
 		caption := CaptionOf(docs)
 		for _, opt := range []Options{{}, {AllowPartial: true, CleanOnly: true}} {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // DecodeHistogram decodes a histogram as documents hold it: HdrHistogram's
@@ -24,7 +25,7 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 // histograms). An undecodable histogram is an error naming its file.
 func (p *Point) Histogram() (*hdrhistogram.Histogram, error) {
 	var merged *hdrhistogram.Histogram
-	add := func(d *Document, r *Result, field, enc string, samples int64) error {
+	add := func(d *document.Document, r *document.Result, field, enc string, samples int64) error {
 		h, err := DecodeHistogram(enc)
 		if err != nil {
 			return fmt.Errorf("%s: results[%d] (%s).%s: %w", d.Path, r.Index, Describe(p.Key, nil), field, err)

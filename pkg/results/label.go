@@ -5,16 +5,18 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // SelectLabel returns the documents labelled label, in their order. It is
 // an error when none is: the message lists the labels there are, and says
 // that documents without a label cannot be selected by one.
-func SelectLabel(docs []*Document, label string) ([]*Document, error) {
+func SelectLabel(docs []*document.Document, label string) ([]*document.Document, error) {
 	if label == "" {
 		return nil, fmt.Errorf("empty label: want the --label a document was saved with")
 	}
-	var out []*Document
+	var out []*document.Document
 	unlabelled := 0
 	for _, d := range docs {
 		switch d.Label {
@@ -42,7 +44,7 @@ func SelectLabel(docs []*Document, label string) ([]*Document, error) {
 // Labels returns the distinct labels of docs, documents without one left
 // out, sorted by the earliest started_at of their documents (then by
 // name).
-func Labels(docs []*Document) []string {
+func Labels(docs []*document.Document) []string {
 	first := map[string]time.Time{}
 	for _, d := range docs {
 		if d.Label == "" {
@@ -67,7 +69,7 @@ func Labels(docs []*Document) []string {
 
 // OrderLabels checks a user's order of labels against those found: every
 // label found must be named once, and no other.
-func OrderLabels(docs []*Document, order []string) ([]string, error) {
+func OrderLabels(docs []*document.Document, order []string) ([]string, error) {
 	found := Labels(docs)
 	if len(order) == 0 {
 		return found, nil

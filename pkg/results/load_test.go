@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
-func paths(docs []*Document) []string {
+func paths(docs []*document.Document) []string {
 	var out []string
 	for _, d := range docs {
 		out = append(out, filepath.ToSlash(d.Path))

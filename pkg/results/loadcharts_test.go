@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -46,7 +47,7 @@ func rawCurve(t *testing.T) (rates []int, p50, p99, p99_9 []float64, curve map[s
 
 func curveSides(t *testing.T, labels ...string) []*Group {
 	t.Helper()
-	var docs []*Document
+	var docs []*document.Document
 	for range max(1, len(labels)) {
 		d, err := ReadFile(curveDoc)
 		if err != nil {
@@ -161,7 +162,7 @@ func TestOneRateIsNoCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Results, d.LoadCurves = d.Results[2:3], nil
-	sides, err := Groups([]*Document{d}, nil, Options{})
+	sides, err := Groups([]*document.Document{d}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
-
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // sides loads and pools two sides.
-func sides(t *testing.T, base, new []string, opt Options) (bd, nd []*Document, bp, np []*Point) {
+func sides(t *testing.T, base, new []string, opt Options) (bd, nd []*document.Document, bp, np []*Point) {
 	t.Helper()
 	var err error
 	if bd, err = Load(base...); err != nil {
@@ -202,10 +202,10 @@ func TestNoPointInCommon(t *testing.T) {
 // TestMetaDeviceWords: the report's metadata names why the device was
 // chosen and its provider, from the one list compare's differences use.
 func TestMetaDeviceWords(t *testing.T) {
-	d := &Document{Device: &Device{Name: "rxe0", Chosen: "the only RDMA device", Provider: "/lib/librxe-rdmav34.so"}}
+	d := &document.Document{Device: &document.Device{Name: "rxe0", Chosen: "the only RDMA device", Provider: "/lib/librxe-rdmav34.so"}}
 	d.Host.RDMACore = "44.0"
 	got := map[string]string{}
-	for _, kv := range Meta([]*Document{d}) {
+	for _, kv := range Meta([]*document.Document{d}) {
 		got[kv[0]] = kv[1]
 	}
 	for k, want := range map[string]string{"device": "rxe0", "device chosen": "the only RDMA device", "provider": "/lib/librxe-rdmav34.so", "rdma-core": "44.0"} {

@@ -3,38 +3,39 @@ package results
 import (
 	"cmp"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // metaFields are the document metadata a comparison shows when it
 // differs, with how to read each from a document.
 var metaFields = []struct {
 	name string
-	get  func(d *Document) string
+	get  func(d *document.Document) string
 }{
-	{"label", func(d *Document) string { return d.Label }},
-	{"rdma-bench", func(d *Document) string { return d.Tool.Version }},
-	{"commit", func(d *Document) string { return d.Tool.Commit }},
-	{"host", func(d *Document) string { return d.Host.Hostname }},
-	{"kernel", func(d *Document) string { return d.Host.Kernel }},
-	{"rdma-core", func(d *Document) string { return d.Host.RDMACore }},
-	{"cpu", func(d *Document) string { return d.Host.CPUModel }},
-	{"device", dev(func(v *Device) string { return v.Name })},
-	{"device chosen", dev(func(v *Device) string { return v.Chosen })},
-	{"driver", dev(func(v *Device) string { return v.Driver })},
-	{"provider", dev(func(v *Device) string { return v.Provider })},
-	{"firmware", dev(func(v *Device) string { return v.FirmwareVersion })},
-	{"link layer", dev(func(v *Device) string { return v.LinkLayer })},
-	{"mtu", dev(func(v *Device) string { return itoa(v.MTU) })},
+	{"label", func(d *document.Document) string { return d.Label }},
+	{"rdma-bench", func(d *document.Document) string { return d.Tool.Version }},
+	{"commit", func(d *document.Document) string { return d.Tool.Commit }},
+	{"host", func(d *document.Document) string { return d.Host.Hostname }},
+	{"kernel", func(d *document.Document) string { return d.Host.Kernel }},
+	{"rdma-core", func(d *document.Document) string { return d.Host.RDMACore }},
+	{"cpu", func(d *document.Document) string { return d.Host.CPUModel }},
+	{"device", dev(func(v *document.Device) string { return v.Name })},
+	{"device chosen", dev(func(v *document.Device) string { return v.Chosen })},
+	{"driver", dev(func(v *document.Device) string { return v.Driver })},
+	{"provider", dev(func(v *document.Device) string { return v.Provider })},
+	{"firmware", dev(func(v *document.Device) string { return v.FirmwareVersion })},
+	{"link layer", dev(func(v *document.Device) string { return v.LinkLayer })},
+	{"mtu", dev(func(v *document.Device) string { return itoa(v.MTU) })},
 }
 
-func dev(get func(*Device) string) func(*Document) string {
-	return func(d *Document) string {
+func dev(get func(*document.Device) string) func(*document.Document) string {
+	return func(d *document.Document) string {
 		if d.Device == nil {
 			return ""
 		}
@@ -60,7 +61,7 @@ var pointParams = catalog.PointParams()
 // NAME", every parameter outside the point identity (and every ignored
 // one) whose values differ within a compared pair, with the values of the
 // pairs where they differ.
-func MetaDiff(base, new []*Document, m *Matching) []compare.MetaDiff {
+func MetaDiff(base, new []*document.Document, m *Matching) []compare.MetaDiff {
 	var out []compare.MetaDiff
 	for _, f := range metaFields {
 		b, n := distinct(base, f.get), distinct(new, f.get)
@@ -164,13 +165,13 @@ func union(a, b []string) []string {
 
 // distinct joins the distinct values of a field over documents, in the
 // order first found; "" when none has one.
-func distinct(docs []*Document, get func(*Document) string) string {
+func distinct(docs []*document.Document, get func(*document.Document) string) string {
 	return strings.Join(distinctValues(docs, get), ", ")
 }
 
 // distinctValues are the distinct values of a field over documents, in the
 // order first found.
-func distinctValues(docs []*Document, get func(*Document) string) []string {
+func distinctValues(docs []*document.Document, get func(*document.Document) string) []string {
 	var vals []string
 	seen := map[string]bool{}
 	for _, d := range docs {

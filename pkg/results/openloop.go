@@ -77,7 +77,7 @@ func onLoadCurve(sides []*Group) map[*Point]bool {
 // the documents holding it recorded (the lowest, should they differ) and
 // their summaries, each with its file when there are several.
 func (g *loadGroup) verdict() (kneeOPS int, summaries []string) {
-	var docs []*Document
+	var docs []*document.Document
 	for _, p := range g.open {
 		for _, d := range p.Docs {
 			if !slices.Contains(docs, d) {
@@ -109,7 +109,7 @@ func (g *loadGroup) verdict() (kneeOPS int, summaries []string) {
 // covers says whether curve c of document d is this group's: its rates
 // are those d measured the group's point at. (A curve names its workload
 // and size only.)
-func (g *loadGroup) covers(d *Document, c *LoadCurve) bool {
+func (g *loadGroup) covers(d *document.Document, c *LoadCurve) bool {
 	var rates []int
 	for _, p := range g.open {
 		if slices.Contains(p.Docs, d) {

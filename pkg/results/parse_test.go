@@ -11,7 +11,7 @@ import (
 var Parse = document.Parse
 
 // ReadFile reads and checks one document, its Path the file's name.
-func ReadFile(path string) (*Document, error) {
+func ReadFile(path string) (*document.Document, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -25,6 +25,6 @@ func ReadFile(path string) (*Document, error) {
 }
 
 // Load reads documents for analysis, to the end.
-func Load(paths ...string) ([]*Document, error) {
+func Load(paths ...string) ([]*document.Document, error) {
 	return LoadNoting(context.Background(), nil, paths...)
 }

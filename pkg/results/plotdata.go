@@ -1,11 +1,12 @@
 package results
 
 import (
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -179,7 +180,7 @@ func caveatOf(p *Point) plot.Caveat {
 
 // hasHistogram says whether r has the histogram [Point.Histogram] merges:
 // its own, or every run's.
-func hasHistogram(r *Result) bool {
+func hasHistogram(r *document.Result) bool {
 	if r.Histogram != "" {
 		return true
 	}

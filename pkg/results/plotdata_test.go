@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
-
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -187,9 +187,9 @@ func TestCaption(t *testing.T) {
 // TestCaptionOfManyLabels: a caption names a few of many labels and how
 // many there are, so that a chart of a thousand labels keeps its room.
 func TestCaptionOfManyLabels(t *testing.T) {
-	var docs []*Document
+	var docs []*document.Document
 	for i := range 1000 {
-		docs = append(docs, &Document{Label: fmt.Sprintf("r%04d", i)}, &Document{Label: fmt.Sprintf("r%04d", i)})
+		docs = append(docs, &document.Document{Label: fmt.Sprintf("r%04d", i)}, &document.Document{Label: fmt.Sprintf("r%04d", i)})
 	}
 	c := CaptionOf(docs)
 	if want := [2]string{"label", "r0000, r0001, r0002, …, r0999 (1000 in all)"}; len(c.Extra) != 1 || c.Extra[0] != want {

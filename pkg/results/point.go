@@ -8,6 +8,7 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // IdentityParams are the parameters (keys of a result's params) that
@@ -33,7 +34,7 @@ type Key struct {
 }
 
 // KeyOf returns a result's point identity.
-func KeyOf(r *Result) Key {
+func KeyOf(r *document.Result) Key {
 	k := Key{Workload: r.Workload, Transport: r.Transport, Completion: r.Completion, SizeBytes: r.SizeBytes}
 	for i, p := range IdentityParams {
 		v := r.Param(p)
@@ -78,9 +79,9 @@ func (k Key) without(names []string) Key {
 
 // Sample is one run of a point, with where it came from.
 type Sample struct {
-	Doc    *Document
-	Result *Result
-	Run    *Run
+	Doc    *document.Document
+	Result *document.Result
+	Run    *document.Run
 }
 
 // Point is one point of one side: every run of it in that side's
@@ -93,8 +94,8 @@ type Point struct {
 	TCP bool
 	// Results are the point's results, one per document holding it, in
 	// the documents' order; Runs are all their runs in the same order.
-	Results []*Result
-	Docs    []*Document
+	Results []*document.Result
+	Docs    []*document.Document
 	Runs    []Sample
 	// Unclean counts the runs among Runs whose port counters say they were
 	// not clean (a retransmission or an error); Dropped counts those left
@@ -124,7 +125,7 @@ type Options struct {
 // point in several documents pool together. Points keep the order in
 // which they are first found. A run refused by opt is an error naming its
 // file; an unclean run is counted, and left out with CleanOnly.
-func Pool(docs []*Document, opt Options) ([]*Point, error) {
+func Pool(docs []*document.Document, opt Options) ([]*Point, error) {
 	var out []*Point
 	byKey := map[Key]*Point{}
 	for _, d := range docs {
@@ -141,11 +142,11 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 			}
 			kept, dropped := r.Runs, 0
 			if opt.CleanOnly {
-				kept = slices.DeleteFunc(slices.Clone(r.Runs), func(run *Run) bool { return unclean(r, run) })
+				kept = slices.DeleteFunc(slices.Clone(r.Runs), func(run *document.Run) bool { return unclean(r, run) })
 				dropped = len(r.Runs) - len(kept)
 			}
 			p.Dropped += dropped
-			rs := []*Result{r}
+			rs := []*document.Result{r}
 			if dropped > 0 {
 				rs = cleanResults(r, kept)
 			}
@@ -156,7 +157,7 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 					if unclean(r, run) {
 						p.Unclean++
 					}
-					if run.Status == StatusPartial {
+					if run.Status == document.StatusPartial {
 						p.Partial++
 					}
 					p.Runs = append(p.Runs, Sample{Doc: d, Result: r, Run: run})
@@ -172,30 +173,30 @@ func Pool(docs []*Document, opt Options) ([]*Point, error) {
 // own merge every run went into); with none kept, the result without
 // runs or figures, which keeps its parameters (the comparison's
 // "differs") and draws nothing.
-func cleanResults(r *Result, kept []*Run) []*Result {
+func cleanResults(r *document.Result, kept []*document.Run) []*document.Result {
 	if len(kept) == 0 {
 		c := *r
-		c.Figures, c.Runs = Figures{}, nil
-		return []*Result{&c}
+		c.Figures, c.Runs = document.Figures{}, nil
+		return []*document.Result{&c}
 	}
-	out := make([]*Result, 0, len(kept))
+	out := make([]*document.Result, 0, len(kept))
 	for _, run := range kept {
 		c := *r
-		c.Figures, c.Runs = run.Figures, []*Run{run}
+		c.Figures, c.Runs = run.Figures, []*document.Run{run}
 		out = append(out, &c)
 	}
 	return out
 }
 
 // admit refuses a result holding a partial run (unless allowed).
-func admit(d *Document, r *Result, opt Options) error {
+func admit(d *document.Document, r *document.Result, opt Options) error {
 	where := fmt.Sprintf("%s: results[%d] (%s)", d.Path, r.Index, Describe(KeyOf(r), nil))
 	for _, run := range r.Runs {
 		which := "its run"
 		if r.RunsRecorded {
 			which = fmt.Sprintf("run %d", run.Run)
 		}
-		if !opt.AllowPartial && run.Status == StatusPartial {
+		if !opt.AllowPartial && run.Status == document.StatusPartial {
 			why := ""
 			if run.Reason != "" {
 				why = " (" + run.Reason + ")"
@@ -204,7 +205,7 @@ func admit(d *Document, r *Result, opt Options) error {
 		}
 	}
 	// Whole runs, but fewer than --repeat asked for: an interrupted run.
-	if !opt.AllowPartial && r.Status == StatusPartial {
+	if !opt.AllowPartial && r.Status == document.StatusPartial {
 		return fmt.Errorf("%s: partial (%s): a point cut short is not compared; allow it with --allow-partial", where, r.Reason)
 	}
 	return nil
@@ -212,7 +213,7 @@ func admit(d *Document, r *Result, opt Options) error {
 
 // unclean says whether a run of r was not clean: its own clean flag, else
 // the result's; a run that says nothing is not unclean.
-func unclean(r *Result, run *Run) bool {
+func unclean(r *document.Result, run *document.Run) bool {
 	clean := run.Clean
 	if clean == nil {
 		clean = r.Clean
@@ -279,12 +280,12 @@ func rateTag(v string) string {
 // (status insufficient: no operation completed, no figure), with the
 // first one's reason, for a message that would otherwise say only that
 // there is nothing to compare or draw; "" when none did.
-func Unmeasured(docs []*Document) string {
+func Unmeasured(docs []*document.Document) string {
 	n, of, why := 0, 0, ""
 	for _, d := range docs {
 		for _, r := range d.Results {
 			of++
-			if r.Status == StatusInsufficient {
+			if r.Status == document.StatusInsufficient {
 				if n == 0 {
 					why = r.Reason
 				}

@@ -6,13 +6,14 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
 	"github.com/rdma-bench/rdma-bench/pkg/display"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Value returns a metric's figure in f, in the metric's unit (package
 // metric's table); nil when f has no such figure or the metric is
 // unknown.
-func Value(name string, f *Figures) *float64 {
+func Value(name string, f *document.Figures) *float64 {
 	m, err := metric.Lookup(name)
 	if err != nil {
 		return nil

@@ -3,6 +3,8 @@ package results
 import (
 	"slices"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // DefaultSessionGap is how close in time two documents of one side must
@@ -14,14 +16,14 @@ const DefaultSessionGap = time.Minute
 // taken together), and the documents that follow it on the same host
 // within gap of its last run's start, as a loop of single runs writes
 // them. Sessions are numbered in order of time.
-type Sessions map[*Document]int
+type Sessions map[*document.Document]int
 
 // SessionsOf groups docs into sessions, gap apart at least.
-func SessionsOf(docs []*Document, gap time.Duration) Sessions {
+func SessionsOf(docs []*document.Document, gap time.Duration) Sessions {
 	sorted := slices.Clone(docs)
-	slices.SortStableFunc(sorted, func(a, b *Document) int { return a.StartedAt.Compare(b.StartedAt) })
+	slices.SortStableFunc(sorted, func(a, b *document.Document) int { return a.StartedAt.Compare(b.StartedAt) })
 	s := Sessions{}
-	var prev *Document
+	var prev *document.Document
 	var prevEnd time.Time
 	n := -1
 	for _, d := range sorted {
@@ -45,7 +47,7 @@ func (s Sessions) Count() int {
 
 // lastStart is when the document's last run started: its own start for a
 // document without run times.
-func lastStart(d *Document) time.Time {
+func lastStart(d *document.Document) time.Time {
 	t := d.StartedAt
 	for _, r := range d.Results {
 		for _, run := range r.Runs {

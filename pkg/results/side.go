@@ -1,10 +1,11 @@
 package results
 
 import (
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"slices"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // Group is the documents of one label and their pooled points, one line
@@ -12,22 +13,22 @@ import (
 type Group struct {
 	// Label is the documents' label; "" for documents without one.
 	Label  string
-	Docs   []*Document
+	Docs   []*document.Document
 	Points []*Point
 }
 
 // Groups splits documents by label, in the order of [OrderLabels] (by
 // first started_at, unless order names them), documents without a label
 // last, and pools each side's points with opt.
-func Groups(docs []*Document, order []string, opt Options) ([]*Group, error) {
+func Groups(docs []*document.Document, order []string, opt Options) ([]*Group, error) {
 	labels, err := OrderLabels(docs, order)
 	if err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(docs, func(d *Document) bool { return d.Label == "" }) {
+	if slices.ContainsFunc(docs, func(d *document.Document) bool { return d.Label == "" }) {
 		labels = append(labels, "")
 	}
-	byLabel := map[string][]*Document{}
+	byLabel := map[string][]*document.Document{}
 	for _, d := range docs {
 		byLabel[d.Label] = append(byLabel[d.Label], d)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
 
@@ -40,14 +41,14 @@ func SpectrumPoints(p *Point) ([]plot.SpectrumPoint, error) {
 	}
 	for _, pct := range []struct {
 		p   float64
-		get func(*Latency) *float64
+		get func(*document.Latency) *float64
 	}{
-		{50, func(l *Latency) *float64 { return l.P50 }},
-		{90, func(l *Latency) *float64 { return l.P90 }},
-		{99, func(l *Latency) *float64 { return l.P99 }},
-		{99.9, func(l *Latency) *float64 { return l.P99_9 }},
-		{99.99, func(l *Latency) *float64 { return l.P99_99 }},
-		{100, func(l *Latency) *float64 { return l.Max }},
+		{50, func(l *document.Latency) *float64 { return l.P50 }},
+		{90, func(l *document.Latency) *float64 { return l.P90 }},
+		{99, func(l *document.Latency) *float64 { return l.P99 }},
+		{99.9, func(l *document.Latency) *float64 { return l.P99_9 }},
+		{99.99, func(l *document.Latency) *float64 { return l.P99_99 }},
+		{100, func(l *document.Latency) *float64 { return l.Max }},
 	} {
 		var vals []float64
 		for _, r := range p.Results {

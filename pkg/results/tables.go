@@ -30,7 +30,7 @@ func LatencyTable(s *Group) plot.Table {
 			}
 			l := r.LatencyUS
 			if l == nil {
-				l = &Latency{}
+				l = &document.Latency{}
 			}
 			n := r.Samples
 			if l.AtTick() {
@@ -93,9 +93,9 @@ func rowName(name string, p *Point, j int) string {
 
 // status is a row's status, what its counters said when they moved, and
 // the expectations (--expect) it failed.
-func status(r *Result) string {
-	out := StatusOK
-	if r.Status != "" && r.Status != StatusOK {
+func status(r *document.Result) string {
+	out := document.StatusOK
+	if r.Status != "" && r.Status != document.StatusOK {
 		out = r.Status
 		if r.Reason != "" {
 			out += ": " + r.Reason

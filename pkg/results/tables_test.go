@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/json"
-	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 )
 
 // TestTables: one row per document holding a point, figures as the table

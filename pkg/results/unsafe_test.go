@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/infile"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 )
 
 // loadWithin runs Load and fails the test if it has not returned in 10 s.
-func loadWithin(t *testing.T, paths ...string) ([]*Document, error) {
+func loadWithin(t *testing.T, paths ...string) ([]*document.Document, error) {
 	t.Helper()
 	type result struct {
-		docs []*Document
+		docs []*document.Document
 		err  error
 	}
 	ch := make(chan result, 1)

@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
 )
 
@@ -260,7 +261,7 @@ func load(path string) *gate.Document {
 	if err := json.Unmarshal(b, &d); err != nil {
 		fail(fmt.Errorf("%s: %w", path, err))
 	}
-	if d.Kind != gate.Kind || len(d.Rows) == 0 {
+	if d.Kind != document.KindGate || len(d.Rows) == 0 {
 		fail(fmt.Errorf("%s: not a gate document with rows", path))
 	}
 	return &d

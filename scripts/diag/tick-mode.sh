@@ -5,7 +5,8 @@
 # inside the VM, where the machine has two CPUs:
 #   vm/run.sh -- scripts/diag/tick-mode.sh [BINARY] [SUITE FLAGS]
 # TICK_SAMPLE=1 also samples which thread runs on which CPU (ps itself then
-# takes most of a CPU). docs/gate.md ("The 4 ms mode") has what it found.
+# takes most of a CPU). docs/investigations/2026-11-29-tick-mode.md has what
+# it found.
 set -euo pipefail
 bin=${1:-./rdma-bench}
 shift || true

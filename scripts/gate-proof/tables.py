@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""tables.py: docs/gate.md's proof tables from results/gate-proof/ (the
+"""tables.py: the proof tables of docs/investigations/2026-11-26-gate-proof.md
+from results/gate-proof/ (the
 documents scripts/gate-proof.sh wrote): A/A gates, power per calibrated
 slowdown level, real changes. Shares come with 95% Wilson intervals.
 

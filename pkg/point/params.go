@@ -19,35 +19,6 @@ type Param struct {
 	field func(*Spec) any
 }
 
-// fields binds each shared parameter, by its handshake key, to its Spec
-// field: adding a parameter is its row in catalog's table, its field here
-// and in Spec, and its use.
-var fields = map[string]func(*Spec) any{
-	"workload":   func(s *Spec) any { return &s.Workload },
-	"transport":  func(s *Spec) any { return &s.Transport },
-	"size":       func(s *Spec) any { return &s.Size },
-	"iterations": func(s *Spec) any { return &s.Iterations },
-	"duration":   func(s *Spec) any { return &s.Duration },
-	"warmup":     func(s *Spec) any { return &s.Warmup },
-	"completion": func(s *Spec) any { return &s.Events },
-	"tx_depth":   func(s *Spec) any { return &s.TxDepth },
-	"rx_depth":   func(s *Spec) any { return &s.RxDepth },
-	"cq_mod":     func(s *Spec) any { return &s.CQMod },
-	"post_list":  func(s *Spec) any { return &s.PostList },
-	"qps":        func(s *Spec) any { return &s.QPs },
-	"threads":    func(s *Spec) any { return &s.Threads },
-	"bidir":      func(s *Spec) any { return &s.Bidir },
-	"imm":        func(s *Spec) any { return &s.Imm },
-	"atomic":     func(s *Spec) any { return &s.Atomic },
-	"validate":   func(s *Spec) any { return &s.Validate },
-	"rdma_cm":    func(s *Spec) any { return &s.RDMACM },
-	"hugepages":  func(s *Spec) any { return &s.HugePages },
-	"post_api":   func(s *Spec) any { return &s.PostAPI },
-	"srq":        func(s *Spec) any { return &s.SRQ },
-	"mcast":      func(s *Spec) any { return &s.Mcast },
-	"rate":       func(s *Spec) any { return &s.Rate },
-}
-
 // params are the table's shared parameters, in its order, each bound to
 // its field (a row without one is caught by TestEverySpecFieldIsDeclared
 // and binds to nothing).

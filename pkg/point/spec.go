@@ -10,7 +10,7 @@ import (
 // default"; [Spec.Resolve] returns a copy with every default filled in,
 // and a resolved Spec is what goes over the wire and into the results.
 // Each field is a row of the parameter table (package catalog), which
-// gives its keys, its flag and the workloads it applies to; params.go
+// gives its keys, its flag and the workloads it applies to; fields, below,
 // binds the rows to the fields.
 type Spec struct {
 	Workload  string
@@ -43,6 +43,36 @@ type Spec struct {
 	// schedule: open-loop latency for a latency workload, a rate limit
 	// for a bandwidth one; 0 for none.
 	Rate int
+}
+
+// fields binds each shared parameter, by its handshake key, to its Spec
+// field: adding a parameter is its row in catalog's table, its field in
+// Spec and here, its field in report.Params (filled by report.ParamsOf)
+// and its use.
+var fields = map[string]func(*Spec) any{
+	"workload":   func(s *Spec) any { return &s.Workload },
+	"transport":  func(s *Spec) any { return &s.Transport },
+	"size":       func(s *Spec) any { return &s.Size },
+	"iterations": func(s *Spec) any { return &s.Iterations },
+	"duration":   func(s *Spec) any { return &s.Duration },
+	"warmup":     func(s *Spec) any { return &s.Warmup },
+	"completion": func(s *Spec) any { return &s.Events },
+	"tx_depth":   func(s *Spec) any { return &s.TxDepth },
+	"rx_depth":   func(s *Spec) any { return &s.RxDepth },
+	"cq_mod":     func(s *Spec) any { return &s.CQMod },
+	"post_list":  func(s *Spec) any { return &s.PostList },
+	"qps":        func(s *Spec) any { return &s.QPs },
+	"threads":    func(s *Spec) any { return &s.Threads },
+	"bidir":      func(s *Spec) any { return &s.Bidir },
+	"imm":        func(s *Spec) any { return &s.Imm },
+	"atomic":     func(s *Spec) any { return &s.Atomic },
+	"validate":   func(s *Spec) any { return &s.Validate },
+	"rdma_cm":    func(s *Spec) any { return &s.RDMACM },
+	"hugepages":  func(s *Spec) any { return &s.HugePages },
+	"post_api":   func(s *Spec) any { return &s.PostAPI },
+	"srq":        func(s *Spec) any { return &s.SRQ },
+	"mcast":      func(s *Spec) any { return &s.Mcast },
+	"rate":       func(s *Spec) any { return &s.Rate },
 }
 
 // NewSpec returns the Spec of workload with every parameter unset.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -78,6 +79,22 @@ type Params struct {
 	Port int `json:"port"`
 	// Extra holds workload-specific settings not covered above.
 	Extra map[string]string `json:"extra,omitempty"`
+}
+
+// ParamsOf is the parameters a result reports for s, as asked or as
+// resolved; what the run chose or the device gave (the MTU, the inline
+// size, the posting API, the device) is filled in by the side that ran.
+func ParamsOf(s point.Spec) Params {
+	var p Params
+	p.Workload, p.Transport, p.Completion, p.SizeBytes = s.Workload, s.Transport, s.Completion(), s.Size
+	p.Iterations, p.DurationS, p.Warmup = s.Iterations, s.Duration.Seconds(), s.Warmup
+	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.PostsPerCall()
+	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.ThreadCount(), s.Bidir, s.Imm, s.Atomic
+	p.Validate, p.RDMACM, p.Rate, p.SRQ, p.Mcast = s.Validate, s.RDMACM, s.Rate, s.SRQ, s.Mcast
+	if w, _ := catalog.Lookup(s.Workload); w.Family == catalog.RDMA {
+		p.PageBytes = s.PageBytes()
+	}
+	return p
 }
 
 // Kind tells what a result measures, and so how it is tabulated

@@ -141,8 +141,7 @@ func cpuSample(m engine.CPUMark) report.CPUSample {
 
 // result builds the client's result from its workers and own figures.
 func (s *session) result(m measurement, own figures) *report.Result {
-	res := &report.Result{Kind: s.w.Kind, Status: report.StatusOK}
-	echo(s.spec.Spec, &res.Params)
+	res := &report.Result{Params: report.ParamsOf(s.spec.Spec), Kind: s.w.Kind, Status: report.StatusOK}
 	s.side.params(&res.Params)
 	clk := engine.CurrentClock()
 	res.Clock, res.ClockSampleNS = clk.Source, clk.SampleNS

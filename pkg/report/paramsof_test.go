@@ -1,4 +1,4 @@
-package workloads
+package report
 
 import (
 	"encoding/json"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
-// TestEchoCarriesEveryParam: a shared parameter whose document key is its
+// TestParamsOfCarriesEveryParam: a shared parameter whose document key is its
 // handshake key reaches a result's params with the value the Spec holds;
 // post_api is the exception: the document says how this side posted,
-// which the RDMA side fills in once it knows (rdma_open.go).
-func TestEchoCarriesEveryParam(t *testing.T) {
+// which the RDMA side fills in once it knows (pkg/workloads/rdma_open.go).
+func TestParamsOfCarriesEveryParam(t *testing.T) {
 	for _, p := range point.Params() {
 		if p.Doc == "" || p.Doc != p.Key || p.Key == "workload" || p.Key == "post_api" || p.Kind == catalog.ValueCompletion {
 			continue
@@ -27,15 +26,14 @@ func TestEchoCarriesEveryParam(t *testing.T) {
 		if err := p.Value(&s).Set(v); err != nil {
 			t.Fatalf("%s=%s: %v", p.Key, v, err)
 		}
-		var rp report.Params
-		echo(s, &rp)
+		rp := ParamsOf(s)
 		b, _ := json.Marshal(rp)
 		var doc map[string]any
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatal(err)
 		}
 		if got := fmt.Sprint(doc[p.Doc]); got != s.Encode()[p.Key] {
-			t.Errorf("%s: the document holds %q, the Spec %q: copy it in echo", p.Doc, got, s.Encode()[p.Key])
+			t.Errorf("%s: the document holds %q, the Spec %q: copy it in ParamsOf", p.Doc, got, s.Encode()[p.Key])
 		}
 	}
 }

@@ -102,6 +102,21 @@ func run(t *testing.T, timeout time.Duration, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// runHere runs a command line in this process, as main does once the
+// process is set up (execute), bounded by timeout: for the commands that
+// read saved documents, whose tests need no process of their own.
+func runHere(t *testing.T, timeout time.Duration, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := execute(ctx, args, &out, &errb)
+	if ctx.Err() != nil {
+		t.Fatalf("rdma-bench %s: did not finish within %v\nstderr: %s", strings.Join(args, " "), timeout, errb.String())
+	}
+	return result{code, out.String(), errb.String()}
+}
+
 // freePort returns a TCP port nobody listens on.
 func freePort(t *testing.T) string {
 	t.Helper()

@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
-
-	"github.com/mattn/go-isatty"
 
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
 	"github.com/rdma-bench/rdma-bench/pkg/analysis"
@@ -16,10 +15,10 @@ func init() {
 	register("compare", "compare saved results against a baseline; exit 1 on a regression (a CI gate)", runCompare)
 }
 
-func runCompare(ctx context.Context, args []string) error {
-	fs := newFlagSet("compare")
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("compare", stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench compare [flags] BASE NEW\n       rdma-bench compare [flags] --base-label A --label B PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: rdma-bench compare [flags] BASE NEW\n       rdma-bench compare [flags] --base-label A --label B PATH...\n\n"+
 			"BASE, NEW and PATH are files, directories or quoted glob patterns of saved documents.\n"+
 			"exit status: 0 pass, 1 regression, 3 inconclusive (1 with --strict), 2 bad input\n\nflags:\n")
 		fs.PrintDefaults()
@@ -30,12 +29,12 @@ func runCompare(ctx context.Context, args []string) error {
 		return err
 	}
 	f.Plot = f.PlotDir != ""
-	f.Colour = f.Format == "table" && f.OutFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
-	out, err := analysis.BuildComparison(ctx, f.CompareOptions, fs.Args(), os.Stderr)
+	f.Colour = f.Format == "table" && f.OutFile == "" && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
+	out, err := analysis.BuildComparison(ctx, f.CompareOptions, fs.Args(), stderr)
 	if err != nil {
 		return stopped(ctx, err)
 	}
-	dst, err := createOutput(f.OutFile)
+	dst, err := createOutput(f.OutFile, stdout)
 	if err != nil {
 		return err
 	}
@@ -49,7 +48,7 @@ func runCompare(ctx context.Context, args []string) error {
 		return err
 	}
 	for _, n := range out.StderrNotes {
-		fmt.Fprintf(os.Stderr, "rdma-bench compare: %s\n", n)
+		fmt.Fprintf(stderr, "rdma-bench compare: %s\n", n)
 	}
 	if code := out.Comparison.Gate.ExitCode(); code != compare.ExitPass {
 		return &exitStatus{code: code}
@@ -57,11 +56,11 @@ func runCompare(ctx context.Context, args []string) error {
 	return nil
 }
 
-// createOutput starts compare's and gate's --output-file (see package
-// outfile; "" or "-" is standard output), so that an unusable one fails
+// createOutput starts compare's, gate's and history's --output-file (see
+// package outfile; "" or "-" is stdout), so that an unusable one fails
 // before anything is measured or written.
-func createOutput(path string) (*outfile.File, error) {
-	f, err := outfile.Create(path)
+func createOutput(path string, stdout io.Writer) (*outfile.File, error) {
+	f, err := outfile.CreateTo(path, stdout)
 	if err != nil {
 		return nil, usageError("--output-file %v", err)
 	}

@@ -48,7 +48,7 @@ func golden(t *testing.T, name, got string) {
 // regression, against golden files; exit 1.
 func TestCompareFormats(t *testing.T) {
 	for _, format := range []string{"table", "markdown", "json", "junit"} {
-		r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", format)
+		r := runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", format)
 		if r.code != 1 {
 			t.Errorf("-o %s: exit %d, want 1 (a regression): %s", format, r.code, r.stderr)
 		}
@@ -76,7 +76,7 @@ func TestCompareExitCodes(t *testing.T) {
 		{"subset.markdown.golden", 0, []string{fixtures + "base.json", fixtures + "subset.json", "-o", "markdown"}},
 	}
 	for _, c := range cases {
-		r := run(t, 30*time.Second, append([]string{"compare", "--session-noise", "0"}, c.args...)...)
+		r := runHere(t, 30*time.Second, append([]string{"compare", "--session-noise", "0"}, c.args...)...)
 		if r.code != c.code {
 			t.Errorf("compare %s: exit %d, want %d: %s", strings.Join(c.args, " "), r.code, c.code, r.stderr)
 		}
@@ -84,7 +84,7 @@ func TestCompareExitCodes(t *testing.T) {
 			golden(t, c.golden, r.stdout)
 		}
 	}
-	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"subset.json", "-o", "json")
+	r := runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"subset.json", "-o", "json")
 	if r.code != 0 || !strings.Contains(r.stderr, "send_lat RC poll 64 B: only in the new side: not compared") ||
 		strings.Contains(r.stdout, "only in the") {
 		t.Errorf("-o json with one-sided points: exit %d, stderr %q", r.code, r.stderr)
@@ -95,7 +95,7 @@ func TestCompareExitCodes(t *testing.T) {
 // counted by default, left out point by point with --clean-only (a point
 // with no clean run on a side is not compared), and every format says so.
 func TestCompareUnclean(t *testing.T) {
-	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
+	r := runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only")
 	if r.code != 0 {
 		t.Errorf("--clean-only: exit %d, want 0: %s", r.code, r.stderr)
 	}
@@ -110,7 +110,7 @@ func TestCompareUnclean(t *testing.T) {
 			{"--clean-only", []string{"n=8 in 1 session (2 unclean left out)", "2 unclean runs left out (--clean-only)",
 				"write_lat RC poll 64 B: 2 of 10 new runs not clean, left out by --clean-only"}},
 		} {
-			r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
+			r := runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "-o", format, c.flag)
 			out := r.stdout + r.stderr
 			if format == "json" {
 				var doc struct {
@@ -134,7 +134,7 @@ func TestCompareUnclean(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
+	if !strings.Contains(runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"unclean.json", "--clean-only", "-o", "json").stderr,
 		"tcp_lat TCP poll 64 B: all 10 new runs not clean and left out by --clean-only: not compared") {
 		t.Errorf("a point without a clean run is not said to be left out")
 	}
@@ -143,7 +143,7 @@ func TestCompareUnclean(t *testing.T) {
 // TestCompareIgnoreCompletion: poll against event mode is compared when
 // asked, each row and the differing metadata naming both modes.
 func TestCompareIgnoreCompletion(t *testing.T) {
-	r := run(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
+	r := runHere(t, 30*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"event.json", "--ignore-param", "completion")
 	for _, w := range []string{"| write_lat RC 64 B completion=poll->event ", "| tcp_bw TCP 64 KiB completion=poll->event ",
 		"param completion: poll -> event", "of 24 comparisons"} {
 		if !strings.Contains(r.stdout, w) {
@@ -160,7 +160,7 @@ func TestCompareIgnoreCompletion(t *testing.T) {
 func TestCompareOutputFileAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	out, plots := filepath.Join(dir, "summary.md"), filepath.Join(dir, "plots")
-	r := run(t, 60*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", "markdown", "--output-file", out, "--plot", plots)
+	r := runHere(t, 60*time.Second, "compare", "--session-noise", "0", fixtures+"base.json", fixtures+"slower.json", "-o", "markdown", "--output-file", out, "--plot", plots)
 	if r.code != 1 || r.stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 	}
@@ -213,7 +213,7 @@ func TestCompareBadInput(t *testing.T) {
 	for _, c := range cases {
 		dir := t.TempDir()
 		out, plots := filepath.Join(dir, "out.txt"), filepath.Join(dir, "plots")
-		r := run(t, 30*time.Second, append([]string{"compare", "--output-file", out, "--plot", plots}, c.args...)...)
+		r := runHere(t, 30*time.Second, append([]string{"compare", "--output-file", out, "--plot", plots}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
 			t.Errorf("compare %s: exit %d, stderr %q, stdout %q; want exit 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, r.stdout, c.want)
 		}
@@ -234,7 +234,7 @@ func TestCompareBadInput(t *testing.T) {
 			[]string{"--output-file", file + "/out.txt", "--plot", filepath.Join(dir, "plots")}},
 		{"chart directory " + file + ": not a directory", []string{"--output-file", filepath.Join(dir, "out.txt"), "--plot", file}},
 	} {
-		r := run(t, 30*time.Second, append([]string{"compare", base, same}, c.args...)...)
+		r := runHere(t, 30*time.Second, append([]string{"compare", base, same}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, r.code, r.stderr, c.want)
 		}
@@ -330,20 +330,20 @@ func hasText(texts []string, s string) bool {
 func TestCompareSessions(t *testing.T) {
 	dir := fixtures + "sessions/"
 	for _, format := range []string{"table", "markdown", "json", "junit"} {
-		r := run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "-o", format)
+		r := runHere(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "-o", format)
 		if r.code != 3 || !strings.Contains(r.stdout, "one session a side") || !strings.Contains(r.stdout+r.stderr, "--session-noise") {
 			t.Errorf("-o %s, one session a side: exit %d, want 3 and the reason:\n%s", format, r.code, r.stdout)
 		}
 	}
-	r := run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-B", dir)
+	r := runHere(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-B", dir)
 	if r.code == 1 || !strings.Contains(r.stdout, "n=15 in 3 sessions") || !strings.Contains(r.stdout, "over sessions where there are three or more") {
 		t.Errorf("A/A in three sessions a side: exit %d, want no regression, over sessions:\n%s", r.code, r.stdout)
 	}
-	r = run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "--fail-on", "lat.p50>+5%")
+	r = runHere(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "--fail-on", "lat.p50>+5%")
 	if r.code != 1 || !regexp.MustCompile(`(?m)^\| write_lat RC poll 64 B +\| lat.p50 \(us\) +\|.*n=15 in 3 sessions.*n=5 in 1 session .*\| slower +\| fail`).MatchString(r.stdout) {
 		t.Errorf("10%% slower against three sessions: exit %d, want 1 and write_lat 64 B failing:\n%s", r.code, r.stdout)
 	}
-	r = run(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "-o", "json")
+	r = runHere(t, 30*time.Second, "compare", "--base-label", "fw-A", "--label", "fw-C", dir, "-o", "json")
 	var doc struct {
 		Rows []struct {
 			Point, Method string
@@ -356,12 +356,12 @@ func TestCompareSessions(t *testing.T) {
 		t.Errorf("-o json over sessions: %+v, %v", doc.Rows, err)
 	}
 	// The lab's session noise decides one session a side.
-	r = run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", "1%", "--fail-on", "lat.p50>+5%")
+	r = runHere(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", "1%", "--fail-on", "lat.p50>+5%")
 	if r.code != 1 || !strings.Contains(r.stdout, "widened by a session noise of 1%") {
 		t.Errorf("--session-noise 1%%: exit %d, want 1:\n%s", r.code, r.stdout)
 	}
 	for _, bad := range []string{"100", "-1", "x"} {
-		if r := run(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", bad); r.code != 2 ||
+		if r := runHere(t, 30*time.Second, "compare", dir+"fw-A-1.json", dir+"fw-C-1.json", "--session-noise", bad); r.code != 2 ||
 			!strings.Contains(r.stderr, "want a percentage from 0 to below 100") {
 			t.Errorf("--session-noise %s: exit %d, %q", bad, r.code, r.stderr)
 		}
@@ -373,13 +373,13 @@ func TestCompareSessions(t *testing.T) {
 // table and the JSON, and drawn; bad input is exit 2 with nothing written.
 func TestHistory(t *testing.T) {
 	dir := fixtures + "history/"
-	r := run(t, time.Minute, "history", dir)
+	r := runHere(t, time.Minute, "history", dir)
 	if r.code != 1 || !strings.Contains(r.stdout, "write_lat RC poll 64 B lat.p50: step at session 18 (2026-11-18 02:00)") ||
 		!strings.HasPrefix(finalLine(r.stdout), "history regression (exit 1)") {
 		t.Errorf("history: exit %d, want 1 and the step named last:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	plots := filepath.Join(t.TempDir(), "plots")
-	r = run(t, time.Minute, "history", dir, "-o", "json", "--plot", plots)
+	r = runHere(t, time.Minute, "history", dir, "-o", "json", "--plot", plots)
 	var res struct {
 		ExitCode int `json:"exit_code"`
 		Series   []struct {
@@ -400,10 +400,10 @@ func TestHistory(t *testing.T) {
 	for i := 1; i <= 17; i++ {
 		before = append(before, fmt.Sprintf("%snight-%02d.json", dir, i))
 	}
-	if r := run(t, time.Minute, append([]string{"history"}, before...)...); r.code != 0 || !strings.HasPrefix(finalLine(r.stdout), "history steady (exit 0): 6 of 6 series") {
+	if r := runHere(t, time.Minute, append([]string{"history"}, before...)...); r.code != 0 || !strings.HasPrefix(finalLine(r.stdout), "history steady (exit 0): 6 of 6 series") {
 		t.Errorf("before the step: exit %d:\n%s", r.code, r.stdout)
 	}
-	if r := run(t, time.Minute, "history", dir+"night-01.json", dir+"night-02.json", dir+"night-03.json"); r.code != 3 ||
+	if r := runHere(t, time.Minute, "history", dir+"night-01.json", dir+"night-02.json", dir+"night-03.json"); r.code != 3 ||
 		!strings.Contains(r.stdout, `not "steady"`) {
 		t.Errorf("three sessions: exit %d, want 3:\n%s", r.code, r.stdout)
 	}
@@ -422,7 +422,7 @@ func TestHistory(t *testing.T) {
 		{[]string{"/nonexistent"}, "/nonexistent"},
 		{nil, "name the documents of the history"},
 	} {
-		r := run(t, time.Minute, append([]string{"history", "--output-file", out}, c.args...)...)
+		r := runHere(t, time.Minute, append([]string{"history", "--output-file", out}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("history %s: exit %d, %q; want 2 and %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
 		}

@@ -5,7 +5,7 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
+	"io"
 
 	"github.com/rdma-bench/rdma-bench/pkg/verbs"
 )
@@ -19,8 +19,8 @@ const noDeviceHelp = `no RDMA device found on this host.
   Soft-RoCE where the kernel has rdma_rxe: rdma-bench softroce up [--netdev IFACE]
   Kernel without RDMA (no rdma_rxe module): run inside the project's VM: vm/run.sh -- rdma-bench devices`
 
-func runDevices(_ context.Context, args []string) error {
-	fs := newFlagSet("devices")
+func runDevices(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("devices", stderr)
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -38,5 +38,5 @@ func runDevices(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return verbs.WriteDevices(os.Stdout, devs, *output)
+	return verbs.WriteDevices(stdout, devs, *output)
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -35,12 +36,12 @@ workloads: %s
 
 `
 
-func runFabric(ctx context.Context, args []string) error {
-	fs := newFlagSet("fabric")
+func runFabric(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("fabric", stderr)
 	var f measure.Flags
 	f.Register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, fabricUsage, strings.Join(catalog.Names(), ", "))
+		fmt.Fprintf(stderr, fabricUsage, strings.Join(catalog.Names(), ", "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -50,18 +51,18 @@ func runFabric(ctx context.Context, args []string) error {
 		return err
 	}
 	if f.Plan {
-		return f.Config.WritePlan(os.Stdout, os.Getenv, f.World(), f.Bench.Spec.Duration)
+		return f.Config.WritePlan(stdout, os.Getenv, f.World(), f.Bench.Spec.Duration)
 	}
-	world, specs, params, err := f.Launch(os.Getenv, os.Stderr)
+	world, specs, params, err := f.Launch(os.Getenv, stderr)
 	if err != nil {
 		return err
 	}
-	pts, err := f.Bench.Resolve(specs, bench.Target{Host: "peer"}, false, 1, os.Stderr)
+	pts, err := f.Bench.Resolve(specs, bench.Target{Host: "peer"}, false, 1, stderr)
 	if err != nil {
 		return deviceError(err)
 	}
 	s := measure.Setup{World: world, Specs: pts.Specs, Device: pts.Device, Local: f.Bench.Local,
-		Params: params, Version: fabricVersion(), NewDocument: func() *report.Document { return newDocument(os.Args) }, Log: os.Stderr}
+		Params: params, Version: fabricVersion(), NewDocument: func() *report.Document { return newDocument(os.Args) }, Log: stderr}
 	if fs.Changed("port") {
 		s.Port = f.Bench.Port
 	}
@@ -75,7 +76,7 @@ func runFabric(ctx context.Context, args []string) error {
 		return err
 	}
 	defer doc.Close() // rank 0's pair log, once the outputs are written
-	if err := f.Config.WriteResults(doc, err, os.Stderr); err != nil {
+	if err := f.Config.WriteResults(doc, err, stderr); err != nil {
 		return err
 	}
 	if fabric.ExitStatus(doc) != 0 {

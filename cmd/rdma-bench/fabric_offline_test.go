@@ -23,7 +23,7 @@ var fabricCharts = []string{"fabric-write_bw-bw_gbps", "fabric-write_bw-msg_rate
 // and the footnotes in the caption.
 func TestPlotFabric(t *testing.T) {
 	dir := t.TempDir()
-	r := run(t, 60*time.Second, "plot", fabricFixture, "--dir", dir)
+	r := runHere(t, 60*time.Second, "plot", fabricFixture, "--dir", dir)
 	if r.code != 0 || !strings.Contains(r.stderr, "wrote 4 charts") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -47,7 +47,7 @@ func TestPlotFabric(t *testing.T) {
 // 0 prints them (marks and footnotes), its heat maps and its findings.
 func TestReportFabric(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "fabric.html")
-	r := run(t, 60*time.Second, "report", fabricFixture, "-o", out)
+	r := runHere(t, 60*time.Second, "report", fabricFixture, "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -86,7 +86,7 @@ func TestPlotReportAloneRefusals(t *testing.T) {
 			{[]string{"report", doc, "--base", fixtures + "base.json", "-o", out}, "--base"},
 			{[]string{"report", doc, doc, "-o", out}, "viewed alone"},
 		} {
-			r := run(t, 60*time.Second, c.args...)
+			r := runHere(t, 60*time.Second, c.args...)
 			if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 				t.Errorf("%q: exit %d, stderr %q; want 2 saying %q", c.args, r.code, r.stderr, c.want)
 			}

@@ -6,11 +6,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
-
-	"github.com/mattn/go-isatty"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"github.com/rdma-bench/rdma-bench/internal/outfile"
@@ -48,12 +47,12 @@ exit status: 0 pass, 1 fail (a regression), 3 undecided, 2 bad input,
 flags:
 `
 
-func runGate(ctx context.Context, args []string) error {
-	fs := newFlagSet("gate")
+func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("gate", stderr)
 	var o gate.Options
 	o.Register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, gateUsage, strings.Join(gate.DefaultPoints, " "))
+		fmt.Fprintf(stderr, gateUsage, strings.Join(gate.DefaultPoints, " "))
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -66,7 +65,7 @@ func runGate(ctx context.Context, args []string) error {
 	if !slices.Contains(gate.Formats, o.Format) {
 		return usageError("-o %s: want %s", o.Format, strings.Join(gate.Formats, ", "))
 	}
-	dst, err := createOutput(o.OutFile)
+	dst, err := createOutput(o.OutFile, stdout)
 	if err != nil {
 		return err
 	}
@@ -76,7 +75,7 @@ func runGate(ctx context.Context, args []string) error {
 	}
 	v := buildVersion()
 	tool := report.Tool{Name: "rdma-bench", Version: strings.TrimSpace(v.version + " " + v.note), Commit: v.commit}
-	doc, err := gate.Measure(ctx, cfg, &o, gate.Invocation{Tool: tool, Args: os.Args[1:]}, os.Stderr)
+	doc, err := gate.Measure(ctx, cfg, &o, gate.Invocation{Tool: tool, Args: os.Args[1:]}, stderr)
 	if doc == nil {
 		dst.Abort()
 		if err == nil || inputerr.Is(err) {
@@ -84,7 +83,7 @@ func runGate(ctx context.Context, args []string) error {
 		}
 	} else {
 		var out bytes.Buffer
-		colour := o.Format == "table" && o.OutFile == "" && os.Getenv("NO_COLOR") == "" && isatty.IsTerminal(os.Stdout.Fd())
+		colour := o.Format == "table" && o.OutFile == "" && os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
 		if werr := gate.WriteOutput(&out, doc, o.Format, colour); werr != nil {
 			dst.Abort()
 			return werr

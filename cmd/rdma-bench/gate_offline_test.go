@@ -19,7 +19,7 @@ const gateFixture = "testdata/gate/fail-undecided.json"
 // inconclusive.
 func TestPlotGate(t *testing.T) {
 	dir := t.TempDir()
-	r := run(t, 60*time.Second, "plot", gateFixture, "--dir", dir)
+	r := runHere(t, 60*time.Second, "plot", gateFixture, "--dir", dir)
 	if r.code != 0 || !strings.Contains(r.stderr, "wrote 1 charts") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -37,7 +37,7 @@ func TestPlotGate(t *testing.T) {
 // summary as the gate printed them, and its chart.
 func TestReportGate(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "gate.html")
-	r := run(t, 60*time.Second, "report", gateFixture, "-o", out)
+	r := runHere(t, 60*time.Second, "report", gateFixture, "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -61,7 +61,7 @@ func TestReportGate(t *testing.T) {
 // left out of the run documents' views, with a note (TestPlotReportAloneRefusals
 // has the refusals of one named).
 func TestPlotGateInDirectory(t *testing.T) {
-	r := run(t, 60*time.Second, "plot", "testdata/gate", "--dir", t.TempDir())
+	r := runHere(t, 60*time.Second, "plot", "testdata/gate", "--dir", t.TempDir())
 	if r.code != 2 || !strings.Contains(r.stderr, "left out: a gate document") || !strings.Contains(r.stderr, "named alone") {
 		t.Errorf("plot of a directory holding a gate document: exit %d, stderr %q", r.code, r.stderr)
 	}

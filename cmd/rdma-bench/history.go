@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -33,10 +33,10 @@ step, 3 no series had sessions enough to look at, 2 bad input
 flags:
 `
 
-func runHistory(ctx context.Context, args []string) error {
-	fs := newFlagSet("history")
+func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("history", stderr)
 	fs.Usage = func() {
-		fmt.Fprint(os.Stderr, historyUsage)
+		fmt.Fprint(stderr, historyUsage)
 		fs.PrintDefaults()
 	}
 	o := history.Options{Detector: history.Detector{Seed: 1}}
@@ -74,11 +74,11 @@ func runHistory(ctx context.Context, args []string) error {
 	if err := o.Check(); err != nil {
 		return usageError("%v", err)
 	}
-	dst, err := createOutput(*outFile)
+	dst, err := createOutput(*outFile, stdout)
 	if err != nil {
 		return err
 	}
-	docs, err := analysis.LoadDocs(ctx, os.Stderr, fs.Args()...)
+	docs, err := analysis.LoadDocs(ctx, stderr, fs.Args()...)
 	if err != nil {
 		dst.Abort()
 		if ctx.Err() != nil {

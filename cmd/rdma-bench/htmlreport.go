@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -15,10 +16,10 @@ func init() {
 	register("report", "write saved results, their charts and a comparison as one self-contained HTML file", runReport)
 }
 
-func runReport(ctx context.Context, args []string) error {
-	fs := newFlagSet("report")
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
+		fmt.Fprintf(stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
 			"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written,\nor one gate document, whose table, notes and chart are written\n\nflags:\n")
 		fs.PrintDefaults()
 	}
@@ -43,13 +44,13 @@ func runReport(ctx context.Context, args []string) error {
 	case fab != nil && len(o.Bases) > 0:
 		return usageError("--base: a fabric document's report compares nothing; leave --base out")
 	case fab != nil:
-		r, err = analysis.FabricReport(ctx, o.Title, fab, os.Stderr)
+		r, err = analysis.FabricReport(ctx, o.Title, fab, stderr)
 	case gd != nil && len(o.Bases) > 0:
 		return usageError("--base: a gate document compares its own two sides; leave --base out")
 	case gd != nil:
 		r, err = analysis.GateReport(o.Title, gd)
 	default:
-		r, err = analysis.BuildReport(ctx, o, fs.Args(), os.Stderr)
+		r, err = analysis.BuildReport(ctx, o, fs.Args(), stderr)
 	}
 	if err != nil {
 		return stopped(ctx, err)
@@ -60,6 +61,6 @@ func runReport(ctx context.Context, args []string) error {
 		}
 		return usageError("-o %s: %v", *out, unwrapPath(err))
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", *out)
+	fmt.Fprintf(stderr, "wrote %s\n", *out)
 	return nil
 }

@@ -88,7 +88,7 @@ func readPage(t *testing.T, path string) page {
 // one inline SVG per chart, no script.
 func TestReport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.html")
-	r := run(t, 60*time.Second, "report", fixtures+"base.json", fixtures+"slower.json", "-o", out)
+	r := runHere(t, 60*time.Second, "report", fixtures+"base.json", fixtures+"slower.json", "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -121,7 +121,7 @@ func TestReport(t *testing.T) {
 // when the gate fails: it is not a gate.
 func TestReportWithBase(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.html")
-	r := run(t, 60*time.Second, "report", fixtures+"slower.json", "--base", fixtures+"base.json", "-o", out, "--session-noise", "0")
+	r := runHere(t, 60*time.Second, "report", fixtures+"slower.json", "--base", fixtures+"base.json", "-o", out, "--session-noise", "0")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -156,7 +156,7 @@ func TestReportBadInput(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		args := append([]string{"report", "-o", filepath.Join(dir, "r.html")}, c.args...)
-		r := run(t, 30*time.Second, args...)
+		r := runHere(t, 30*time.Second, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("report %v: exit %d, stderr %q; want exit 2 and %q", c.args, r.code, r.stderr, c.want)
 		}

@@ -6,28 +6,34 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
 	"sort"
 	"syscall"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 )
 
-// command is one subcommand: it parses its own flags and returns an error;
-// only main prints errors and chooses the exit code.
+// command is one subcommand: it parses its own flags, writes to the
+// writers it is given and returns an error; only main prints errors and
+// chooses the exit code ([exitCode]), so a test runs it in-process.
 type command struct {
 	summary string
-	run     func(ctx context.Context, args []string) error
+	run     runFunc
 }
+
+// runFunc runs a subcommand on its arguments (after the command's name).
+type runFunc func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 var commands = map[string]command{}
 
 // register adds a subcommand; each subcommand's file calls it from init.
-func register(name, summary string, run func(ctx context.Context, args []string) error) {
+func register(name, summary string, run runFunc) {
 	commands[name] = command{summary: summary, run: run}
 }
 
@@ -46,51 +52,57 @@ func usageError(format string, a ...any) error {
 	return inputerr.New(format, a...)
 }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, "usage: rdma-bench COMMAND [flags]\n\ncommands:\n")
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: rdma-bench COMMAND [flags]\n\ncommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(os.Stderr, "\nrun 'rdma-bench COMMAND --help' for a command's flags; 'rdma-bench --version' for the version\n")
+	fmt.Fprintf(w, "\nrun 'rdma-bench COMMAND --help' for a command's flags; 'rdma-bench --version' for the version\n")
 }
 
 func main() {
-	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-V") {
-		fmt.Println(buildVersion())
-		return
-	}
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
-		usage()
-		if len(os.Args) < 2 {
-			os.Exit(2)
-		}
-		return
-	}
-	cmd, ok := commands[os.Args[1]]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "rdma-bench: unknown command %q\n", os.Args[1])
-		usage()
-		os.Exit(2)
-	}
 	quietRuntime()
 	if err := applySlowdown(); err != nil {
 		fmt.Fprintf(os.Stderr, "rdma-bench: %v\n", err)
 		os.Exit(2)
 	}
 	ctx, stop := interrupts()
-	err := cmd.run(ctx, os.Args[2:])
+	code := execute(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if code, msg := exitCode(err); code != 0 || msg != "" {
-		if msg != "" {
-			fmt.Fprintf(os.Stderr, "rdma-bench %s: %s\n", os.Args[1], msg)
-		}
-		os.Exit(code)
+	os.Exit(code)
+}
+
+// execute runs the command line args (after the program's name), writing
+// to stdout and stderr, and returns the exit status: what main does once
+// the process is set up, and what the tests run in-process.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
+		fmt.Fprintln(stdout, buildVersion())
+		return 0
 	}
+	if len(args) < 1 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) < 1 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "rdma-bench: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	code, msg := exitCode(cmd.run(ctx, args[1:], stdout, stderr))
+	if msg != "" {
+		fmt.Fprintf(stderr, "rdma-bench %s: %s\n", args[0], msg)
+	}
+	return code
 }
 
 // exitCode is a command's exit status for the error it returned, with
@@ -163,10 +175,12 @@ func quietRuntime() {
 }
 
 // newFlagSet returns a flag set for a subcommand whose parse errors are
-// returned, not printed and exited on.
-func newFlagSet(name string) *pflag.FlagSet {
+// returned, not printed and exited on; its help and parseFlags' notes go
+// to stderr.
+func newFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("rdma-bench "+name, pflag.ContinueOnError)
 	fs.SortFlags = false
+	fs.SetOutput(stderr)
 	return fs
 }
 
@@ -181,7 +195,7 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 			return err
 		}
 		for _, n := range notes {
-			fmt.Fprintf(os.Stderr, "rdma-bench: note: %s\n", n)
+			fmt.Fprintf(fs.Output(), "rdma-bench: note: %s\n", n)
 		}
 	}
 	if err := fs.Parse(args); err != nil {
@@ -191,4 +205,10 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		return usageError("%v", err)
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal (for colour).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -7,7 +7,10 @@ package main
 // commands that measure are cut off at the command, where they start:
 // their files build only with cgo, and here each one refuses to run.
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // offlineError is what a measuring command of the offline build returns:
 // bad input (exit 2), as for a missing device, since nothing ran.
@@ -20,7 +23,7 @@ const buildNote = "[offline build: no RDMA (CGO_ENABLED=0)]"
 
 func init() {
 	for _, name := range []string{"devices", "fabric", "gate", "run", "server", "suite", "worker"} {
-		register(name, "not in this build: needs the cgo build with rdma-core", func(context.Context, []string) error {
+		register(name, "not in this build: needs the cgo build with rdma-core", func(context.Context, []string, io.Writer, io.Writer) error {
 			return offlineError(name)
 		})
 	}

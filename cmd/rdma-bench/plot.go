@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -15,10 +16,10 @@ func init() {
 	register("plot", "draw saved results as SVG and PNG charts", runPlot)
 }
 
-func runPlot(ctx context.Context, args []string) error {
-	fs := newFlagSet("plot")
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("plot", stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them,\nor one gate document, whose rows' changes are drawn against their thresholds\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them,\nor one gate document, whose rows' changes are drawn against their thresholds\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var c analysis.ChartOptions
@@ -46,13 +47,13 @@ func runPlot(ctx context.Context, args []string) error {
 	case fab != nil && want != nil:
 		return usageError("--charts: a fabric document's charts are its heat maps, one per metric; leave --charts out")
 	case fab != nil:
-		charts, err = analysis.FabricCharts(fab, os.Stderr)
+		charts, err = analysis.FabricCharts(fab, stderr)
 	case gd != nil && want != nil:
 		return usageError("--charts: a gate document has one chart, its rows' changes; leave --charts out")
 	case gd != nil:
 		charts, err = analysis.GateCharts(gd)
 	default:
-		charts, err = c.Plot(ctx, fs.Args(), want, os.Stderr)
+		charts, err = c.Plot(ctx, fs.Args(), want, stderr)
 	}
 	if err != nil {
 		return stopped(ctx, err)
@@ -61,7 +62,7 @@ func runPlot(ctx context.Context, args []string) error {
 	if err != nil {
 		return stopped(ctx, err)
 	}
-	fmt.Fprintf(os.Stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, *dir)
+	fmt.Fprintf(stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, *dir)
 	return nil
 }
 

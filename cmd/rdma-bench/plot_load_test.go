@@ -18,7 +18,7 @@ const curveFixture = "testdata/plot/curve.json"
 // loop and the spectra of the rates share one chart.
 func TestPlotLoadCurve(t *testing.T) {
 	dir := t.TempDir()
-	r := run(t, 60*time.Second, "plot", curveFixture, "--dir", dir)
+	r := runHere(t, 60*time.Second, "plot", curveFixture, "--dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -42,7 +42,7 @@ func TestPlotLoadCurve(t *testing.T) {
 	}
 	// Asked for alone.
 	dir = t.TempDir()
-	if r := run(t, 60*time.Second, "plot", curveFixture, "--dir", dir, "--charts", "load"); r.code != 0 {
+	if r := runHere(t, 60*time.Second, "plot", curveFixture, "--dir", dir, "--charts", "load"); r.code != 0 {
 		t.Fatalf("--charts load: exit %d: %s", r.code, r.stderr)
 	}
 	assertFiles(t, dir, []string{"load_write_lat_RC_poll_2B"})
@@ -52,7 +52,7 @@ func TestPlotLoadCurve(t *testing.T) {
 // curve is bad input: exit 2 and no file.
 func TestPlotLoadBadInput(t *testing.T) {
 	parent := t.TempDir()
-	r := run(t, 30*time.Second, "plot", fixtures+"base.json", "--charts", "latency,load", "--dir", filepath.Join(parent, "plots"))
+	r := runHere(t, 30*time.Second, "plot", fixtures+"base.json", "--charts", "latency,load", "--dir", filepath.Join(parent, "plots"))
 	want := "load: no load curve in the documents: a latency-against-load chart needs a latency point run at two offered rates or more"
 	if r.code != 2 || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
@@ -64,7 +64,7 @@ func TestPlotLoadBadInput(t *testing.T) {
 // rule, the document's verdict, the chart and a row per rate.
 func TestReportLoadCurve(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.html")
-	r := run(t, 60*time.Second, "report", curveFixture, "-o", out)
+	r := runHere(t, 60*time.Second, "report", curveFixture, "-o", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -22,7 +22,7 @@ var plotCharts = []string{
 // series named, each PNG a PNG.
 func TestPlot(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "plots")
-	r := run(t, 60*time.Second, "plot", fixtures+"base.json", fixtures+"slower.json", "--dir", dir)
+	r := runHere(t, 60*time.Second, "plot", fixtures+"base.json", fixtures+"slower.json", "--dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -57,7 +57,7 @@ func TestPlot(t *testing.T) {
 // TestPlotChartsAndMetric: --charts picks charts; --metric the trend's.
 func TestPlotChartsAndMetric(t *testing.T) {
 	dir := t.TempDir()
-	r := run(t, 60*time.Second, "plot", fixtures+"base.json", fixtures+"slower.json", "--dir", dir,
+	r := runHere(t, 60*time.Second, "plot", fixtures+"base.json", fixtures+"slower.json", "--dir", dir,
 		"--charts", "latency,trend", "--metric", "lat.p99", "--labels", "candidate,base")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -65,7 +65,7 @@ func TestPlotChartsAndMetric(t *testing.T) {
 	assertFiles(t, dir, []string{"latency_vs_size", "trend_write_lat_lat.p99", "trend_tcp_lat_lat.p99"})
 	// One unlabelled document: no trend, and no error unless asked.
 	dir = t.TempDir()
-	if r := run(t, 60*time.Second, "plot", fixtures+"bw-only.json", "--dir", dir); r.code != 0 {
+	if r := runHere(t, 60*time.Second, "plot", fixtures+"bw-only.json", "--dir", dir); r.code != 0 {
 		t.Fatalf("bandwidth only: exit %d: %s", r.code, r.stderr)
 	}
 	assertFiles(t, dir, []string{"bandwidth_vs_size", "msgrate_vs_size", "cpu_per_gb_vs_size"})
@@ -90,7 +90,7 @@ func TestPlotBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		parent := t.TempDir()
-		r := run(t, 30*time.Second, append([]string{"plot", "--dir", filepath.Join(parent, "plots")}, c.args...)...)
+		r := runHere(t, 30*time.Second, append([]string{"plot", "--dir", filepath.Join(parent, "plots")}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("plot %v: exit %d, stderr %q; want exit 2 and %q", c.args, r.code, r.stderr, c.want)
 		}
@@ -103,7 +103,7 @@ func TestPlotBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{file, filepath.Join(file, "plots")} {
-		r := run(t, 30*time.Second, "plot", base, "--dir", d)
+		r := runHere(t, 30*time.Second, "plot", base, "--dir", d)
 		if r.code != 2 || !strings.Contains(r.stderr, "chart directory "+d) {
 			t.Errorf("--dir %s: exit %d, stderr %q", d, r.code, r.stderr)
 		}
@@ -116,7 +116,7 @@ func TestPlotBadInput(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, blocker), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, 60*time.Second, "plot", base, "--dir", dir)
+	r := runHere(t, 60*time.Second, "plot", base, "--dir", dir)
 	if r.code != 2 || !strings.Contains(r.stderr, blocker+": is a directory") {
 		t.Errorf("blocked chart: exit %d, stderr %q", r.code, r.stderr)
 	}

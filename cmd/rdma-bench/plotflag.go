@@ -5,7 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -39,7 +39,7 @@ func (p *plotFlag) check(o *bench.Output) error {
 // after draws the charts of the document written, if one was, and joins
 // a failure to runErr, the run's own outcome. Its failure is not bad
 // input: the run happened and its document is written.
-func (p *plotFlag) after(runErr error) error {
+func (p *plotFlag) after(runErr error, stderr io.Writer) error {
 	if p.Dir == "" || !p.Caught() {
 		return runErr
 	}
@@ -47,6 +47,6 @@ func (p *plotFlag) after(runErr error) error {
 	if err != nil {
 		return errors.Join(runErr, fmt.Errorf("--plot %s: %s", p.Dir, err.Error()))
 	}
-	fmt.Fprintf(os.Stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, p.Dir)
+	fmt.Fprintf(stderr, "wrote %d charts (SVG and PNG) into %s\n", len(written)/2, p.Dir)
 	return runErr
 }

@@ -29,15 +29,15 @@ instead: docs/perftest-flags.md. -o perftest prints perftest's columns,
 the caveats of their rows on stderr.
 `
 
-func runRun(ctx context.Context, args []string) error {
-	return runTo(ctx, args, os.Args, os.Stdout, os.Stderr)
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runTo(ctx, args, os.Args, stdout, stderr)
 }
 
 // runTo is the run command writing to stdout and stderr; cmdline is the
 // whole command line the document records (the gate's worker runs it
 // in-process, for a run it was asked for).
 func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run")
+	fs := newFlagSet("run", stderr)
 	var b bench.Flags
 	var o bench.Output
 	var rep bench.Repeat
@@ -99,5 +99,5 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	}
 	o.Stdout = stdout
 	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(cmdline), Log: stderr, Expect: &ex}
-	return pf.after(b.Run(ctx, plan))
+	return pf.after(b.Run(ctx, plan), stderr)
 }

@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"syscall"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
@@ -28,14 +28,14 @@ refused, both values named.
 
 `
 
-func runServer(ctx context.Context, args []string) error {
-	fs := newFlagSet("server")
+func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("server", stderr)
 	var b bench.Flags
 	b.Register(fs)
 	persistent := fs.BoolP("persistent", "P", false, "serve one run after another until interrupted")
 	bind := fs.String("bind", "", "address to listen on (default: every address; give one to limit who can reach the server)")
 	fs.Usage = func() {
-		fmt.Fprint(os.Stderr, serverUsage)
+		fmt.Fprint(stderr, serverUsage)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -68,11 +68,11 @@ func runServer(ctx context.Context, args []string) error {
 		return usageError("--bind %q: %v", *bind, err)
 	}
 	defer ln.Close()
-	fmt.Fprintf(os.Stderr, "rdma-bench server listening on %s\n", ln.Addr())
+	fmt.Fprintf(stderr, "rdma-bench server listening on %s\n", ln.Addr())
 	if dev, why := workloads.ChooseDevice(b.Local.Device); dev != "" {
-		fmt.Fprintf(os.Stderr, "rdma-bench server: RDMA runs on device %s (%s)\n", dev, why)
+		fmt.Fprintf(stderr, "rdma-bench server: RDMA runs on device %s (%s)\n", dev, why)
 	}
-	sv := &workloads.Server{Local: b.Local, Explicit: b.Spec.Explicit(keys), Persistent: *persistent, Retry: true, Log: os.Stderr}
+	sv := &workloads.Server{Local: b.Local, Explicit: b.Spec.Explicit(keys), Persistent: *persistent, Retry: true, Log: stderr}
 	err = sv.Serve(ctx, ln)
 	switch {
 	case ctx.Err() != nil && !*persistent:

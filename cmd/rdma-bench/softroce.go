@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -29,27 +29,27 @@ Debian or Ubuntu source (docs/ci.md); on a kernel without RDMA at all, run
 inside the project's VM instead, vm/run.sh -- rdma-bench ...
 `
 
-func runSoftroce(_ context.Context, args []string) error {
+func runSoftroce(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError("missing subcommand: up, down or status")
 	}
 	switch args[0] {
 	case "up":
-		return softroceUp(args[1:])
+		return softroceUp(args[1:], stdout, stderr)
 	case "down":
-		return softroceDown(args[1:])
+		return softroceDown(args[1:], stdout, stderr)
 	case "status":
-		return softroceStatus(args[1:])
+		return softroceStatus(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
-		fmt.Fprint(os.Stderr, softroceUsage)
+		fmt.Fprint(stderr, softroceUsage)
 		return pflag.ErrHelp
 	default:
 		return usageError("unknown subcommand %q: choose up, down or status", args[0])
 	}
 }
 
-func softroceUp(args []string) error {
-	fs := newFlagSet("softroce up")
+func softroceUp(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("softroce up", stderr)
 	netdev := fs.String("netdev", "", "network interface to bind to (default: the first one up, not loopback, with IPv4; else lo)")
 	name := fs.String("name", softroce.DefaultName, "name of the new RDMA device")
 	if err := parseFlags(fs, args); err != nil {
@@ -58,27 +58,27 @@ func softroceUp(args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	return softroce.WriteUp(os.Stdout, *name, *netdev)
+	return softroce.WriteUp(stdout, *name, *netdev)
 }
 
-func softroceDown(args []string) error {
-	fs := newFlagSet("softroce down")
+func softroceDown(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("softroce down", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 1 {
 		return usageError("unexpected argument %q: down takes one device name", fs.Arg(1))
 	}
-	return softroce.WriteDown(os.Stdout, fs.Arg(0))
+	return softroce.WriteDown(stdout, fs.Arg(0))
 }
 
-func softroceStatus(args []string) error {
-	fs := newFlagSet("softroce status")
+func softroceStatus(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("softroce status", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
-	return softroce.WriteStatus(os.Stdout)
+	return softroce.WriteStatus(stdout)
 }

@@ -5,8 +5,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/pkg/report"
+	"io"
 	"os"
+
+	"github.com/rdma-bench/rdma-bench/pkg/report"
 
 	"github.com/rdma-bench/rdma-bench/pkg/bench"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
@@ -16,10 +18,10 @@ func init() {
 	register("suite", "RDMA write/read/send latency and bandwidth against TCP, side by side", runSuite)
 }
 
-func runSuite(ctx context.Context, args []string) error {
-	fs := newFlagSet("suite")
+func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("suite", stderr)
 	var b bench.Flags
-	var o bench.Output
+	o := bench.Output{Stdout: stdout}
 	var rep bench.Repeat
 	var ex bench.Expect
 	var pf plotFlag
@@ -33,8 +35,8 @@ func runSuite(ctx context.Context, args []string) error {
 	fs.Lookup("duration").DefValue = "1"
 	_ = fs.MarkHidden("rate") // refused below: TCP has no open loop
 	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rdma-bench suite HOST [flags]\n       rdma-bench suite --loopback [flags]\n\n")
-		fmt.Fprintf(os.Stderr, "Flags that mean something for some of the workloads only (-q, --validate, ...) apply to those.\n\n")
+		fmt.Fprintf(stderr, "usage: rdma-bench suite HOST [flags]\n       rdma-bench suite --loopback [flags]\n\n")
+		fmt.Fprintf(stderr, "Flags that mean something for some of the workloads only (-q, --validate, ...) apply to those.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -70,13 +72,13 @@ func runSuite(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("--sizes: %v", err)
 	}
-	pts, err := b.Resolve(b.SuiteSpecs(list), at, false, rep.N, os.Stderr)
+	pts, err := b.Resolve(b.SuiteSpecs(list), at, false, rep.N, stderr)
 	if err != nil {
 		return deviceError(err)
 	}
 	if err := ex.CheckPlan(pts); err != nil {
 		return err
 	}
-	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: os.Stderr, Expect: &ex}
-	return pf.after(b.Run(ctx, plan))
+	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: stderr, Expect: &ex}
+	return pf.after(b.Run(ctx, plan), stderr)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime/debug"
 )
 
@@ -71,8 +72,8 @@ func (v versionInfo) String() string {
 	return s
 }
 
-func runVersion(_ context.Context, args []string) error {
-	fs := newFlagSet("version")
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestOfflineEveryView(t *testing.T) {
 			{"json", []string{`"unclean": 2`, `"thin_runs": 3`, `"partial_runs": 1`}},
 		} {
 			out := filepath.Join(dir, "compare."+c.format)
-			r := run(t, time.Minute, "compare", "--session-noise", "0", "--allow-partial", base, newer, "-o", c.format, "--output-file", out)
+			r := runHere(t, time.Minute, "compare", "--session-noise", "0", "--allow-partial", base, newer, "-o", c.format, "--output-file", out)
 			b, err := os.ReadFile(out)
 			if r.code != 0 || err != nil {
 				t.Fatalf("-o %s: exit %d, %v: %s", c.format, r.code, err, r.stderr)
@@ -58,7 +58,7 @@ func TestOfflineEveryView(t *testing.T) {
 
 	t.Run("plot", func(t *testing.T) {
 		charts := filepath.Join(dir, "charts")
-		if r := run(t, time.Minute, "plot", "--allow-partial", base, newer, "--dir", charts); r.code != 0 {
+		if r := runHere(t, time.Minute, "plot", "--allow-partial", base, newer, "--dir", charts); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		lat := svgTexts(t, filepath.Join(charts, "latency_vs_size.svg"))
@@ -71,7 +71,7 @@ func TestOfflineEveryView(t *testing.T) {
 
 	t.Run("report", func(t *testing.T) {
 		out := filepath.Join(dir, "report.html")
-		if r := run(t, time.Minute, "report", "--allow-partial", base, newer, "-o", out); r.code != 0 {
+		if r := runHere(t, time.Minute, "report", "--allow-partial", base, newer, "-o", out); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		p := readPage(t, out)
@@ -87,7 +87,7 @@ func TestOfflineEveryView(t *testing.T) {
 
 	t.Run("report against its base", func(t *testing.T) {
 		out := filepath.Join(dir, "compared.html")
-		if r := run(t, time.Minute, "report", "--allow-partial", "--session-noise", "0", newer, "--base", base, "-o", out); r.code != 0 {
+		if r := runHere(t, time.Minute, "report", "--allow-partial", "--session-noise", "0", newer, "--base", base, "-o", out); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		p := readPage(t, out)
@@ -100,14 +100,14 @@ func TestOfflineEveryView(t *testing.T) {
 
 	t.Run("gate", func(t *testing.T) {
 		out := filepath.Join(dir, "gate.html")
-		if r := run(t, time.Minute, "report", views+"gate.json", "-o", out); r.code != 0 {
+		if r := runHere(t, time.Minute, "report", views+"gate.json", "-o", out); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		if p := readPage(t, out); !strings.Contains(p.text, "3 of 24 runs not clean") || !strings.Contains(p.text, "undecided after 12 pairs") {
 			t.Errorf("gate report lacks its caveats:\n%s", p.text)
 		}
 		charts := filepath.Join(dir, "gate")
-		if r := run(t, time.Minute, "plot", views+"gate.json", "--dir", charts); r.code != 0 {
+		if r := runHere(t, time.Minute, "plot", views+"gate.json", "--dir", charts); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		if g := svgTexts(t, filepath.Join(charts, "gate.svg")); !hasText(g, display.UncleanLegend) {
@@ -117,7 +117,7 @@ func TestOfflineEveryView(t *testing.T) {
 
 	t.Run("fabric", func(t *testing.T) {
 		out := filepath.Join(dir, "fabric.html")
-		if r := run(t, time.Minute, "report", views+"fabric.json", "-o", out); r.code != 0 {
+		if r := runHere(t, time.Minute, "report", views+"fabric.json", "-o", out); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		if p := readPage(t, out); !strings.Contains(p.text, display.UncleanNote) || !strings.Contains(p.text, display.ThinNote) ||
@@ -125,7 +125,7 @@ func TestOfflineEveryView(t *testing.T) {
 			t.Errorf("fabric report lacks its caveats:\n%s", p.text)
 		}
 		charts := filepath.Join(dir, "fabric")
-		if r := run(t, time.Minute, "plot", views+"fabric.json", "--dir", charts); r.code != 0 {
+		if r := runHere(t, time.Minute, "plot", views+"fabric.json", "--dir", charts); r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		if bw := svgTexts(t, filepath.Join(charts, "fabric-write_bw-bw_gbps.svg")); !hasText(bw, display.UncleanLegend) {

@@ -27,16 +27,16 @@ same code as that command, in this process. It ends at the end of its
 input. Started by rdma-bench gate; not meant to be typed.
 `
 
-func runWorker(ctx context.Context, args []string) error {
-	fs := newFlagSet(gate.WorkerCommand)
-	fs.Usage = func() { fmt.Fprint(os.Stderr, workerUsage) }
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet(gate.WorkerCommand, stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, workerUsage) }
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q: the worker takes its runs on standard input", fs.Arg(0))
 	}
-	return serveWorker(ctx, os.Stdin, os.Stdout, os.Stderr)
+	return serveWorker(ctx, os.Stdin, stdout, stderr)
 }
 
 // serveWorker answers the requests of in on out until in ends (nil) or

@@ -16,13 +16,9 @@ func init() {
 }
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rdma-bench compare [flags] BASE NEW\n       rdma-bench compare [flags] --base-label A --label B PATH...\n\n"+
-			"BASE, NEW and PATH are files, directories or quoted glob patterns of saved documents.\n"+
-			"exit status: 0 pass, 1 regression, 3 inconclusive (1 with --strict), 2 bad input\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("compare", "usage: rdma-bench compare [flags] BASE NEW\n       rdma-bench compare [flags] --base-label A --label B PATH...\n\n"+
+		"BASE, NEW and PATH are files, directories or quoted glob patterns of saved documents.\n"+
+		"exit status: 0 pass, 1 regression, 3 inconclusive (1 with --strict), 2 bad input\n\nflags:\n", stderr)
 	var f analysis.CompareFlags
 	f.Register(fs)
 	if err := parseFlags(fs, args); err != nil {

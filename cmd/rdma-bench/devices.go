@@ -20,7 +20,7 @@ const noDeviceHelp = `no RDMA device found on this host.
   Kernel without RDMA (no rdma_rxe module): run inside the project's VM: vm/run.sh -- rdma-bench devices`
 
 func runDevices(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("devices", stderr)
+	fs := newFlagSet("devices", "", stderr)
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -37,13 +37,9 @@ workloads: %s
 `
 
 func runFabric(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("fabric", stderr)
+	fs := newFlagSet("fabric", fmt.Sprintf(fabricUsage, strings.Join(catalog.Names(), ", ")), stderr)
 	var f measure.Flags
 	f.Register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, fabricUsage, strings.Join(catalog.Names(), ", "))
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

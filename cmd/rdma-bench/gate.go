@@ -48,13 +48,9 @@ flags:
 `
 
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("gate", stderr)
+	fs := newFlagSet("gate", fmt.Sprintf(gateUsage, strings.Join(gate.DefaultPoints, " ")), stderr)
 	var o gate.Options
 	o.Register(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, gateUsage, strings.Join(gate.DefaultPoints, " "))
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -34,11 +33,7 @@ flags:
 `
 
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("history", stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, historyUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("history", historyUsage, stderr)
 	o := history.Options{Detector: history.Detector{Seed: 1}}
 	failOn := fs.String("fail-on", compare.DefaultThresholdSpec, "how large a step must be to fail, by metric: METRIC>+N% (latency, CPU) or METRIC<-N% (bw, msgrate)")
 	metrics := fs.String("metrics", "", "metrics to follow, comma-separated (default: lat.p50 of latency points, bw of bandwidth points): "+results.MetricNames())

@@ -17,12 +17,8 @@ func init() {
 }
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
-			"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written,\nor one gate document, whose table, notes and chart are written\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("report", "usage: rdma-bench report [flags] FILE... [-o report.html] [--base BASE...]\n\n"+
+		"FILE and BASE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose matrices, findings and heat maps are written,\nor one gate document, whose table, notes and chart are written\n\nflags:\n", stderr)
 	var o analysis.ReportOptions
 	out := fs.StringP("output", "o", "report.html", "the HTML file to write: "+outfile.Rules)
 	o.Register(fs)

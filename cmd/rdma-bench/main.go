@@ -175,12 +175,18 @@ func quietRuntime() {
 }
 
 // newFlagSet returns a flag set for a subcommand whose parse errors are
-// returned, not printed and exited on; its help and parseFlags' notes go
-// to stderr.
-func newFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
+// returned, not printed and exited on. Its help (usage, when not "", then
+// the flags) and parseFlags' notes go to stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("rdma-bench "+name, pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(stderr)
+	if usage != "" {
+		fs.Usage = func() {
+			fmt.Fprint(stderr, usage)
+			fs.PrintDefaults()
+		}
+	}
 	return fs
 }
 

@@ -17,11 +17,7 @@ func init() {
 }
 
 func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("plot", stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them,\nor one gate document, whose rows' changes are drawn against their thresholds\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("plot", "usage: rdma-bench plot [flags] FILE...\n\nFILE: saved documents, directories or quoted glob patterns;\nor one fabric document, whose heat maps are drawn as fabric --plot draws them,\nor one gate document, whose rows' changes are drawn against their thresholds\n\nflags:\n", stderr)
 	var c analysis.ChartOptions
 	dir := fs.String("dir", "plots", "directory to write the charts into (created when missing)")
 	kinds := fs.String("charts", "", "charts to draw, comma-separated: "+strings.Join(results.ChartKinds, ", ")+" (default: every one the documents have data for)")

@@ -37,7 +37,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // whole command line the document records (the gate's worker runs it
 // in-process, for a run it was asked for).
 func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
+	fs := newFlagSet("run", fmt.Sprintf(runUsage, strings.Join(catalog.Names(), ", ")), stderr)
 	var b bench.Flags
 	var o bench.Output
 	var rep bench.Repeat
@@ -49,11 +49,6 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	ex.Register(fs)
 	addPlotFlag(fs, &pf)
 	loopback := fs.Bool("loopback", false, "run server and client in this process, on one device")
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, runUsage, strings.Join(catalog.Names(), ", "))
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -29,15 +29,11 @@ refused, both values named.
 `
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("server", stderr)
+	fs := newFlagSet("server", serverUsage, stderr)
 	var b bench.Flags
 	b.Register(fs)
 	persistent := fs.BoolP("persistent", "P", false, "serve one run after another until interrupted")
 	bind := fs.String("bind", "", "address to listen on (default: every address; give one to limit who can reach the server)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, serverUsage)
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

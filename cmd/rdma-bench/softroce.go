@@ -49,7 +49,7 @@ func runSoftroce(_ context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func softroceUp(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("softroce up", stderr)
+	fs := newFlagSet("softroce up", "", stderr)
 	netdev := fs.String("netdev", "", "network interface to bind to (default: the first one up, not loopback, with IPv4; else lo)")
 	name := fs.String("name", softroce.DefaultName, "name of the new RDMA device")
 	if err := parseFlags(fs, args); err != nil {
@@ -62,7 +62,7 @@ func softroceUp(args []string, stdout, stderr io.Writer) error {
 }
 
 func softroceDown(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("softroce down", stderr)
+	fs := newFlagSet("softroce down", "", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func softroceDown(args []string, stdout, stderr io.Writer) error {
 }
 
 func softroceStatus(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("softroce status", stderr)
+	fs := newFlagSet("softroce status", "", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

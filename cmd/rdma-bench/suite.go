@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -19,7 +18,7 @@ func init() {
 }
 
 func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("suite", stderr)
+	fs := newFlagSet("suite", "usage: rdma-bench suite HOST [flags]\n       rdma-bench suite --loopback [flags]\n\n"+"Flags that mean something for some of the workloads only (-q, --validate, ...) apply to those.\n\n", stderr)
 	var b bench.Flags
 	o := bench.Output{Stdout: stdout}
 	var rep bench.Repeat
@@ -34,11 +33,6 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
 	fs.Lookup("duration").DefValue = "1"
 	_ = fs.MarkHidden("rate") // refused below: TCP has no open loop
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rdma-bench suite HOST [flags]\n       rdma-bench suite --loopback [flags]\n\n")
-		fmt.Fprintf(stderr, "Flags that mean something for some of the workloads only (-q, --validate, ...) apply to those.\n\n")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

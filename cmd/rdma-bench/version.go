@@ -73,7 +73,7 @@ func (v versionInfo) String() string {
 }
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", stderr)
+	fs := newFlagSet("version", "", stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

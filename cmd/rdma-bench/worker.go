@@ -28,8 +28,7 @@ input. Started by rdma-bench gate; not meant to be typed.
 `
 
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet(gate.WorkerCommand, stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, workerUsage) }
+	fs := newFlagSet(gate.WorkerCommand, workerUsage, stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

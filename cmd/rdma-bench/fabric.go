@@ -57,7 +57,7 @@ func runFabric(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return deviceError(err)
 	}
-	s := measure.Setup{World: world, Specs: pts.Specs, Device: pts.Device, Local: f.Bench.Local,
+	s := measure.Setup{World: world, Specs: pts.Specs, Device: pts.Device, Local: pts.Local,
 		Params: params, Version: fabricVersion(), NewDocument: func() *report.Document { return newDocument(os.Args) }, Log: stderr}
 	if fs.Changed("port") {
 		s.Port = f.Bench.Port

@@ -71,6 +71,7 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	at.Port = b.Port
 	w, err := bench.LookupWorkload(name)
 	if err != nil {
 		return err
@@ -94,5 +95,5 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	}
 	o.Stdout = stdout
 	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(cmdline), Log: stderr, Expect: &ex}
-	return pf.after(b.Run(ctx, plan), stderr)
+	return pf.after(bench.Run(ctx, plan), stderr)
 }

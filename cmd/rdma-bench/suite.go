@@ -61,6 +61,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	at.Port = b.Port
 	b.DefaultDuration(bench.SuitePoint)
 	list, err := point.ParseSizes(*sizes)
 	if err != nil {
@@ -74,5 +75,5 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	plan := bench.Plan{Points: pts, At: at, Repeat: rep, Output: &o, Doc: newDocument(os.Args), Log: stderr, Expect: &ex}
-	return pf.after(b.Run(ctx, plan), stderr)
+	return pf.after(bench.Run(ctx, plan), stderr)
 }

@@ -23,8 +23,9 @@ import (
 )
 
 // Flags are the flags of run, suite and server: the shared parameters
-// (declared once, in pkg/workloads' parameter table), this side's local
-// settings, and the connection.
+// (declared once, in catalog's parameter table), this side's local
+// settings, and the connection. Resolve turns them into Points, the plan's
+// checked points and settings; Run takes a Plan and writes nothing back.
 type Flags struct {
 	Spec  point.Spec
 	Local workloads.Local

@@ -20,10 +20,12 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
-// Points are an invocation's points, checked, with the device they use.
+// Points are an invocation's points, checked, with the device they use
+// and this side's settings, placed (NUMA) for that device.
 type Points struct {
 	Specs  []point.Resolved
 	Device *report.Device
+	Local  workloads.Local
 }
 
 // Resolve checks every point before anything is created or connected:
@@ -103,7 +105,9 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 	if out.Device != nil {
 		dev = out.Device.Name
 	}
-	return out, b.place(dev)
+	err := b.place(dev)
+	out.Local = b.Local
+	return out, err
 }
 
 // place decides where this side's measuring threads and buffers go, for
@@ -166,16 +170,16 @@ type Plan struct {
 // ctx was cancelled: a failed run stops the sequence; a run with too
 // little data is written, noted, and makes an error once the rest has
 // run.
-func (b *Flags) Run(ctx context.Context, p Plan) error {
-	o, rep, log := p.Output, p.Repeat, p.Log
+func Run(ctx context.Context, p Plan) error {
+	o, rep, log, local := p.Output, p.Repeat, p.Log, p.Points.Local
 	if err := o.Open(); err != nil {
 		return err
 	}
 	doc := p.Doc
 	doc.Device, doc.Label, doc.Repeat = p.Points.Device, rep.Label, rep.N
-	doc.Host.Placement = b.Local.Placement.Doc()
-	b.Local.Progress = log
-	b.Local.KeepSamples = o.Samples != ""
+	doc.Host.Placement = local.Placement.Doc()
+	local.Progress = log
+	local.KeepSamples = o.Samples != ""
 	specs := p.Points.Specs
 	runs := make([][]*report.Result, len(specs))
 	total := len(specs) * rep.N
@@ -185,7 +189,7 @@ func (b *Flags) Run(ctx context.Context, p Plan) error {
 rounds:
 	for round := 1; round <= rep.N; round++ {
 		if o.Streaming() {
-			b.Local.Intervals = func(r *document.StreamInterval) { r.Run = round; o.Record(r) }
+			local.Intervals = func(r *document.StreamInterval) { r.Run = round; o.Record(r) }
 		}
 		for i, sp := range specs {
 			k++
@@ -194,7 +198,7 @@ rounds:
 				what += fmt.Sprintf(" (run %d of %d)", round, rep.N)
 			}
 			started := time.Now().UTC()
-			res, err := b.measure(ctx, sp, p.At, k < total)
+			res, err := measure(ctx, local, sp, p.At, k < total)
 			if res != nil {
 				res.StartedAt = started
 				runs[i] = append(runs[i], res)
@@ -300,11 +304,11 @@ func markShort(m *report.Result, got, want int, cause error) {
 
 // measure runs one point against the server, or here (loopback); more
 // tells a one-shot server that another point follows.
-func (b *Flags) measure(ctx context.Context, sp point.Resolved, at Target, more bool) (*report.Result, error) {
+func measure(ctx context.Context, local workloads.Local, sp point.Resolved, at Target, more bool) (*report.Result, error) {
 	if at.Loopback {
-		return workloads.Loopback(ctx, sp, b.Local)
+		return workloads.Loopback(ctx, sp, local)
 	}
-	return workloads.RunClient(ctx, sp, b.Local, at.Host, b.Port, more)
+	return workloads.RunClient(ctx, sp, local, at.Host, at.Port, more)
 }
 
 // NewDocument starts the report of one invocation of tool, run with

@@ -7,9 +7,11 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 )
 
-// Target is where the points run: a server's host, or both sides here.
+// Target is where the points run: a server's host and control port, or
+// both sides here.
 type Target struct {
 	Host     string
+	Port     int
 	Loopback bool
 }
 

@@ -12,13 +12,14 @@
 //   - decide: how often a single look at N pairs fails, passes or is
 //     undecided, by each method, against the thresholds given;
 //
-//   - gate: the whole sequential gate (looks every -look pairs up to -max)
+//   - gate: the whole sequential gate (the first look at -look pairs, later
+//     ones grown by -growth, up to -max; alpha spent as the gate spends it)
 //     replayed on blocks of consecutive pairs (A/A: false alarms; with a
 //     slowdown: power), with the rows' own thresholds.
 //
 // Usage:
 //
-//	go run scripts/gate-proof/paired.go [-n 10,20,30,40] [-alpha 0.01] [-rows 5] [-look 10] [-max 40] DOC...
+//	go run scripts/gate-proof/paired.go [-n 10,20,30,40] [-alpha 0.01] [-rows 5] [-look 10] [-growth 1.5] [-max 40] DOC...
 package main
 
 import (
@@ -42,17 +43,20 @@ func main() {
 	ns := flag.String("n", "10,20,30,40", "pairs per look to study")
 	alpha := flag.Float64("alpha", 0.01, "the gate's false-alarm budget")
 	rows := flag.Int("rows", 5, "gated rows the budget is split over")
-	look := flag.Int("look", 10, "pairs between looks")
+	look := flag.Int("look", 10, "pairs of a point at the first look (the gate's --first-look)")
+	growth := flag.Float64("growth", 1.5, "each later look when the pairs have grown by this factor (the gate's --look-growth)")
 	most := flag.Int("max", 40, "the most pairs of a gate")
 	failOn := flag.String("fail-on", "", "thresholds instead of the rows' own (e.g. lat.p50>+5%,bw<-5%)")
 	boot := flag.Int("boot", 0, "also replay this many gates on pairs drawn with replacement from each point's pairs (seeded)")
 	concat := flag.Bool("concat", false, "join the documents' pairs, point by point in the order given, into one sequence first (gates of the same points)")
 	flag.Parse()
 	cfgOf := func(m gate.Method) *gate.Config {
-		return &gate.Config{Points: make([]gate.Point, *rows), Alpha: *alpha, LookEvery: *look, MaxPairs: *most, Method: m}
+		return &gate.Config{Points: make([]gate.Point, *rows), Alpha: *alpha, FirstLook: *look, LookGrowth: *growth, MaxPairs: *most, Method: m}
 	}
-	plan := cfgOf(gate.Paired).Plan()
-	conf := plan.Confidence()
+	// The fixed-n table below tests each window as one final look would:
+	// at the confidence of a row's whole share of the budget.
+	spend := compare.Spending{Alpha: *alpha, Rows: *rows, Horizon: *most}
+	conf := compare.ConfidenceOf(spend.Available(*most, 0, true))
 	var th []compare.Threshold
 	if *failOn != "" {
 		var err error
@@ -60,7 +64,7 @@ func main() {
 			fail(err)
 		}
 	}
-	fmt.Printf("confidence %.4f (alpha %g over %d rows x %d looks)\n\n", conf, *alpha, plan.Rows, plan.Looks)
+	fmt.Printf("confidence %.4f at a final look (alpha %g over %d rows; looks at %v pairs)\n\n", conf, *alpha, *rows, cfgOf(gate.Paired).Schedule())
 	fmt.Println("| document | point | pairs | N | paired half-width | unpaired half-width | paired fail/pass/undecided | unpaired fail/pass/undecided | paired est. (all pairs) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	var gates []string
@@ -128,7 +132,7 @@ func replay(path string, d *gate.Document, th []compare.Threshold, c *gate.Confi
 	}
 	var res [3]int
 	pairs, blocks := 0.0, 0
-	for s := 0; s+c.LookEvery <= n; s++ {
+	for s := 0; s+c.FirstLook <= n; s++ {
 		outcome, used := sequential(d, th, c, s, min(s+c.MaxPairs, n))
 		res[outcome]++
 		pairs += used
@@ -141,21 +145,27 @@ func replay(path string, d *gate.Document, th []compare.Threshold, c *gate.Confi
 // sequential replays one gate on pairs [s, end): the gate's outcome and
 // the mean pairs per point it took.
 func sequential(d *gate.Document, th []compare.Threshold, c *gate.Config, s, end int) (compare.Decision, float64) {
-	plan, m := c.Plan(), c.Method
+	m := c.Method
+	spend := compare.Spending{Alpha: c.Alpha, Rows: len(c.Points), Horizon: c.MaxPairs}
 	decided := make([]compare.Decision, len(d.Rows))
 	used := make([]int, len(d.Rows))
-	for _, k := range c.Schedule() {
-		if s+k > end || !c.CanDecide(k, plan) {
-			continue
+	spent := make([]float64, len(d.Rows))
+	looks := c.Schedule()
+	for j, k := range looks {
+		final := j == len(looks)-1 || s+looks[j+1] > end
+		if s+k > end {
+			break
 		}
 		for i, r := range d.Rows {
-			if decided[i] != compare.Undecided {
+			a := spend.Available(k, spent[i], final)
+			if decided[i] != compare.Undecided || !c.CanDecide(k, a) {
 				continue
 			}
-			sh, err := gate.Change(m, r.Base[s:s+k], r.Candidate[s:s+k], plan.Confidence())
+			sh, err := gate.Change(m, r.Base[s:s+k], r.Candidate[s:s+k], compare.ConfidenceOf(a))
 			if err != nil {
 				fail(err)
 			}
+			spent[i] += a
 			decided[i], used[i] = compare.Decide(sh, threshold(r, th)), k
 		}
 	}

@@ -31,6 +31,9 @@ vet:
 	@test -z "$$(gofmt -l cmd pkg internal scripts)" || { gofmt -l cmd pkg internal scripts; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) vet ./cmd/rdma-bench
+	@# The scripts' Go programs (//go:build ignore) are vetted one by one,
+	@# so that a change of the packages they use cannot leave them broken.
+	@for f in $$(grep -rl '^//go:build ignore' scripts); do $(GO) vet "$$f" || exit 1; done
 
 # A missing browser fails the report's browser tests instead of skipping them.
 # The CPU accuracy tests read the whole machine's CPU: they run alone, after

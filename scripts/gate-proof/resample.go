@@ -17,6 +17,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -24,6 +25,7 @@ import (
 	"sort"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/results"
 )
 
@@ -45,7 +47,7 @@ func run(k, trials int, failOn string, seed uint64, slow float64, paths []string
 	if err != nil {
 		return err
 	}
-	docs, err := results.Load(paths...)
+	docs, err := results.LoadNoting(context.Background(), func(string) {}, paths...)
 	if err != nil {
 		return err
 	}
@@ -57,7 +59,7 @@ func run(k, trials int, failOn string, seed uint64, slow float64, paths []string
 	if err != nil {
 		return err
 	}
-	all, _ := m.Series(compare.Metrics())
+	all, _ := m.Series(metric.All(), nil, nil)
 	var series []compare.Series
 	n := -1
 	for _, s := range all {

@@ -53,7 +53,7 @@ func runFabric(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	pts, err := f.Bench.Resolve(specs, bench.Target{Host: "peer"}, false, 1, stderr)
+	pts, err := bench.Resolve(f.Bench.Local, specs, bench.Target{Host: "peer"}, false, 1, stderr)
 	if err != nil {
 		return deviceError(err)
 	}

@@ -86,7 +86,7 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	pts, err := b.Resolve(b.RunSpecs(w.Name, sizes), at, sizes != nil, rep.N, stderr)
+	pts, err := bench.Resolve(b.Local, b.RunSpecs(w.Name, sizes), at, sizes != nil, rep.N, stderr)
 	if err != nil {
 		return deviceError(err)
 	}

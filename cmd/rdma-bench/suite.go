@@ -67,7 +67,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError("--sizes: %v", err)
 	}
-	pts, err := b.Resolve(b.SuiteSpecs(list), at, false, rep.N, stderr)
+	pts, err := bench.Resolve(b.Local, b.SuiteSpecs(list), at, false, rep.N, stderr)
 	if err != nil {
 		return deviceError(err)
 	}

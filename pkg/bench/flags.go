@@ -24,8 +24,8 @@ import (
 
 // Flags are the flags of run, suite and server: the shared parameters
 // (declared once, in catalog's parameter table), this side's local
-// settings, and the connection. Resolve turns them into Points, the plan's
-// checked points and settings; Run takes a Plan and writes nothing back.
+// settings, and the connection. They only produce values: Resolve plans
+// Points from the Specs and Local they give, and Run takes a Plan.
 type Flags struct {
 	Spec  point.Spec
 	Local workloads.Local

@@ -28,12 +28,15 @@ type Points struct {
 	Local  workloads.Local
 }
 
-// Resolve checks every point before anything is created or connected:
+// Resolve plans the points of specs for this side's settings, local (the
+// flags'), checking every one before anything is created or connected:
 // the parameters, the CPUs, and, for RDMA points, the local device (which
 // also gives a UD message its default size, the MTU). A UD point of a
-// sweep above the MTU is dropped with a note on log. Bad input is an
-// bad input (package inputerr); a device that cannot be opened, the device's error.
-func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log io.Writer) (Points, error) {
+// sweep above the MTU is dropped with a note on log. The Points carry
+// local placed for the device (NUMA). Bad input is marked as such
+// (package inputerr); a device that cannot be opened gives the device's
+// error.
+func Resolve(local workloads.Local, specs []point.Spec, at Target, sweep bool, runs int, log io.Writer) (Points, error) {
 	var out Points
 	type probeKey struct {
 		transport string
@@ -58,14 +61,14 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 		if at.Loopback {
 			sides = 2
 		}
-		if err := b.Local.CheckCPUs(sides * max(r.Threads, 1)); err != nil {
+		if err := local.CheckCPUs(sides * max(r.Threads, 1)); err != nil {
 			return out, inputError("%v", err)
 		}
 		if w.Family == catalog.RDMA {
 			key := probeKey{r.Transport, r.RDMACM, workloads.SendOps(r)}
 			lim, ok := probed[key]
 			if !ok {
-				dev, l, err := workloads.Probe(r, b.Local)
+				dev, l, err := workloads.Probe(r, local)
 				if err != nil {
 					return out, err
 				}
@@ -74,8 +77,8 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 					out.Device = dev
 				}
 			}
-			if sweep && r.Transport == "UD" && r.Size > b.pathMTU(lim) {
-				note(fmt.Sprintf("%s over UD: the sweep stops at the MTU, %d bytes", w.Name, b.pathMTU(lim)))
+			if sweep && r.Transport == "UD" && r.Size > pathMTU(local, lim) {
+				note(fmt.Sprintf("%s over UD: the sweep stops at the MTU, %d bytes", w.Name, pathMTU(local, lim)))
 				continue
 			}
 			var notes []string
@@ -85,7 +88,7 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 			for _, n := range notes {
 				note(n)
 			}
-			if err := workloads.CheckDevice(r, b.Local, w, lim); err != nil {
+			if err := workloads.CheckDevice(r, local, w, lim); err != nil {
 				return out, inputError("%v", err)
 			}
 		}
@@ -96,7 +99,7 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 			srv := workloads.MemoryOf(r, false, 1)
 			need.Pinned, need.Total, need.HugePages = need.Pinned+srv.Pinned, need.Total+srv.Total, need.HugePages+srv.HugePages
 		}
-		if err := b.Local.CheckMemory(need, "client"); err != nil {
+		if err := local.CheckMemory(need, "client"); err != nil {
 			return out, inputError("%s %d bytes: %v", r.Workload, r.Size, err)
 		}
 		out.Specs = append(out.Specs, r)
@@ -105,26 +108,26 @@ func (b *Flags) Resolve(specs []point.Spec, at Target, sweep bool, runs int, log
 	if out.Device != nil {
 		dev = out.Device.Name
 	}
-	err := b.place(dev)
-	out.Local = b.Local
+	var err error
+	out.Local, err = place(local, dev)
 	return out, err
 }
 
 // place decides where this side's measuring threads and buffers go, for
 // the device named dev ("" for none): bad input when an explicit
 // --numa-node cannot be honoured.
-func (b *Flags) place(dev string) error {
-	p, err := workloads.Place(b.Local, dev)
+func place(local workloads.Local, dev string) (workloads.Local, error) {
+	p, err := workloads.Place(local, dev)
 	if err != nil {
-		return inputError("%v", err)
+		return local, inputError("%v", err)
 	}
-	b.Local.Placement = &p
-	return nil
+	local.Placement = &p
+	return local, nil
 }
 
-func (b *Flags) pathMTU(l workloads.DeviceLimits) int {
-	if b.Local.MTU != 0 {
-		return b.Local.MTU
+func pathMTU(local workloads.Local, l workloads.DeviceLimits) int {
+	if local.MTU != 0 {
+		return local.MTU
 	}
 	return l.ActiveMTU
 }

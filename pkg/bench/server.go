@@ -65,7 +65,9 @@ func (b *Flags) CheckServer(workload string) ([]string, error) {
 	if names, _ := verbs.DeviceNames(); dev == "" && len(names) > 0 {
 		dev = names[0] // the device the server opens (verbs.Open)
 	}
-	return keys, b.place(dev)
+	var err error
+	b.Local, err = place(b.Local, dev)
+	return keys, err
 }
 
 // LookupWorkload finds the workload called name; a name of perftest's

@@ -7,8 +7,8 @@ import (
 
 // Spec is what a run asks for: the parameters both sides share, sent to
 // the peer in the handshake. Zero values (-1 for Warmup) mean "the
-// default"; [Spec.Resolve] returns a copy with every default filled in,
-// and a resolved Spec is what goes over the wire and into the results.
+// default"; [Spec.Resolve] returns a copy with every default filled in
+// (a [Resolved]), which is what goes over the wire and into the results.
 // Each field is a row of the parameter table (package catalog), which
 // gives its keys, its flag and the workloads it applies to; fields, below,
 // binds the rows to the fields.

@@ -40,9 +40,13 @@ func prefault(p unsafe.Pointer, n int) {
 // get MADV_WILLNEED, which reads the files into the page cache so that the
 // faults left are minor ones.
 //
-// A process that runs one measurement after another (the gate's worker)
-// populates only when its file mappings changed since the last call: the
-// same pages are resident still.
+// A process populates each mapping once: a later call (the next
+// measurement of a gate's worker, or the one after a device's provider
+// library was loaded) populates only the mappings new since the last.
+// Reading a program over 9p under a loaded emulator takes seconds, so
+// the first call comes before a peer waits on this side (RunClient
+// before it dials, Server.Serve before it accepts): CI of 2026-11-29 had
+// a loopback server give up at the ready barrier after 10 s.
 func PrefaultMappings() {
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
@@ -56,10 +60,10 @@ func PrefaultMappings() {
 	}
 	prefaulted.Lock()
 	defer prefaulted.Unlock()
-	if slices.Equal(ranges, prefaulted.ranges) {
-		return
-	}
 	for _, r := range ranges {
+		if slices.Contains(prefaulted.ranges, r) {
+			continue
+		}
 		if madvise(r[0], r[1]-r[0], unix.MADV_POPULATE_READ) != nil {
 			_ = madvise(r[0], r[1]-r[0], unix.MADV_WILLNEED)
 		}

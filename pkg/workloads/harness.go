@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/report"
@@ -26,6 +27,9 @@ const DialTimeout = 10 * time.Second
 func RunClient(ctx context.Context, spec point.Resolved, local Local, host string, port int, more bool) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
 	w, _ := catalog.Lookup(spec.Workload)
+	// The program's pages are made resident before a server waits on
+	// this side (engine.PrefaultMappings).
+	engine.PrefaultMappings()
 	conn, err := exchange.Dial(ctx, host, port, DialTimeout)
 	if err != nil {
 		return nil, err
@@ -86,8 +90,14 @@ func Loopback(ctx context.Context, spec point.Resolved, local Local) (_ *report.
 		res.Peer = nil
 		res.CPU.Remote, res.CPU.OneProcess = nil, true
 	}
-	if err == nil && serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, net.ErrClosed) {
-		err = fmt.Errorf("server side: %w", serr)
+	if serr != nil && !errors.Is(serr, context.Canceled) && !errors.Is(serr, net.ErrClosed) {
+		if err == nil {
+			err = fmt.Errorf("server side: %w", serr)
+		} else {
+			// The client's error is often only the consequence (the
+			// server closed the connection): say what the server saw.
+			err = fmt.Errorf("%w (server side: %v)", err, serr)
+		}
 	}
 	return res, err
 }

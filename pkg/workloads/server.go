@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/catalog"
+	"github.com/rdma-bench/rdma-bench/pkg/engine"
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
 	"github.com/rdma-bench/rdma-bench/pkg/point"
 )
@@ -65,6 +66,10 @@ type Server struct {
 //
 // Equivalent to: `ib_write_lat` (server side), `sockperf server`, `iperf3 -s`.
 func (sv *Server) Serve(ctx context.Context, ln *exchange.Listener) error {
+	if !sv.Local.loopbackServer {
+		// Before any client waits on this side (engine.PrefaultMappings).
+		engine.PrefaultMappings()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	log := newServerLog(sv.Log)
 	defer log.close()

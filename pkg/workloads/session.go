@@ -75,9 +75,11 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		return nil, err
 	}
 	// Set-up garbage is collected now, not by a GC cycle whose mark
-	// workers would share the CPUs with the timed run; the program's pages
-	// are made resident now, not faulted in by Go code first run during
-	// the loop. A loopback server leaves both to its client: one process.
+	// workers would share the CPUs with the timed run; the mappings the
+	// set-up added (the device's provider library) are made resident now,
+	// not faulted in by Go code first run during the loop (the program's
+	// own were before the connection: RunClient, Server.Serve). A
+	// loopback server leaves both to its client: one process.
 	if !s.local.loopbackServer {
 		engine.PrefaultMappings()
 		runtime.GC()

@@ -103,15 +103,13 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	if err != nil {
 		return fail(err)
 	}
-	var round time.Duration
-	for _, d := range pairTime {
-		round += d
-	}
-	need := c.decisivePairs()
-	if left, first := c.Budget-g.now().Sub(start), time.Duration(need)*round; first > left {
-		return nil, &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: a look that can decide needs %d pairs of %d points, "+
-			"about %v from the warm-up's runs; give at least %v, or fewer points", c.Budget, need, len(doc.Rows),
-			first.Round(time.Second), (c.Budget-left+first).Round(time.Second)+time.Second)}
+	// A budget too short to reach a decisive look is refused after the
+	// first round, judged by its own time, renewal of the workers
+	// included. The warm-up's runs are slower (they start the workers and
+	// read the program in: CI of 2026-11-29 refused a 5-minute A/A gate
+	// from them), so what they say is only a note.
+	if warm := g.tooShort(start, pairTime, 0, 0, "the warm-up's runs"); warm != nil {
+		g.say("gate: %v; judging again after the first round", warm)
 	}
 	// The horizon, from the first round's times: a warm-up run also
 	// starts its side's worker and is slower than the rest.
@@ -141,6 +139,11 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		}
 		overrun := g.now().Sub(start)+next > c.Budget
 		final := overrun || pair == c.MaxPairs
+		if pair == 1 {
+			if err := g.tooShort(start, pairTime, renewTime, 1, "the first round's runs"); err != nil {
+				return nil, err
+			}
+		}
 		if pair == 1 {
 			spend.Horizon = min(c.MaxPairs, max(c.FirstLook, 1+int((c.Budget-g.now().Sub(start))/max(next, 1))))
 			doc.Settings.Horizon = spend.Horizon
@@ -197,6 +200,27 @@ func (g *Gate) warmUp(ctx context.Context, doc *Document) ([]time.Duration, erro
 		}
 	}
 	return pairTime, nil
+}
+
+// tooShort is a BudgetError when what is left of the budget cannot hold
+// the pairs a look needs to decide beyond the done ones, at this round
+// time (the rows' pair times and a renewal of the workers), judged from
+// what; nil when it can.
+func (g *Gate) tooShort(start time.Time, pairTime []time.Duration, renew time.Duration, done int, from string) error {
+	c := g.Config
+	round := renew
+	for _, d := range pairTime {
+		round += d
+	}
+	need := c.decisivePairs()
+	elapsed := g.now().Sub(start)
+	first := time.Duration(need-done) * round
+	if first <= c.Budget-elapsed {
+		return nil
+	}
+	return &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: a look that can decide needs %d pairs of %d points, "+
+		"about %v from %s; give at least %v, or fewer points", c.Budget, need, len(c.Points),
+		(time.Duration(need) * round).Round(time.Second), from, (elapsed + first).Round(time.Second) + time.Second)}
 }
 
 // active returns the indexes of the rows not decided yet.

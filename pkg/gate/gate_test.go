@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -27,6 +28,7 @@ type fakeRunner struct {
 	noise  float64
 	clock  *fakeClock
 	secs   time.Duration
+	cold   time.Duration // the time of each side's first run, when set
 	runs   int
 	failAt int
 	order  []string
@@ -44,7 +46,11 @@ func (f *fakeRunner) Run(ctx context.Context, s *Side, p Point) (Measurement, er
 	if f.failAt > 0 && f.runs == f.failAt {
 		return Measurement{}, errors.New("the run exited 1")
 	}
-	f.clock.t = f.clock.t.Add(f.secs)
+	if f.cold > 0 && f.runs <= 2 {
+		f.clock.t = f.clock.t.Add(f.cold)
+	} else {
+		f.clock.t = f.clock.t.Add(f.secs)
+	}
 	v := 10 * math.Exp(f.noise*f.rng.NormFloat64())
 	if s.Name == "candidate" {
 		if p.Latency {
@@ -90,9 +96,15 @@ func testConfig(t *testing.T, points ...string) *Config {
 
 func runFake(t *testing.T, c *Config, f *fakeRunner) (*Document, error, int) {
 	t.Helper()
+	return runFakeProgress(t, c, f, nil)
+}
+
+// runFakeProgress is runFake with the gate's progress written to w.
+func runFakeProgress(t *testing.T, c *Config, f *fakeRunner, w io.Writer) (*Document, error, int) {
+	t.Helper()
 	f.clock = &fakeClock{t: time.Unix(0, 0)}
 	saves := 0
-	g := &Gate{Config: c, Runner: f, Now: f.clock.now, Save: func(*Document) error { saves++; return nil }}
+	g := &Gate{Config: c, Runner: f, Now: f.clock.now, Progress: w, Save: func(*Document) error { saves++; return nil }}
 	d, err := g.Run(context.Background(), &Document{})
 	return d, err, saves
 }
@@ -188,6 +200,22 @@ func TestGateBudgetTooShort(t *testing.T) {
 	var be *BudgetError
 	if !errors.As(err, &be) || d != nil {
 		t.Fatalf("budget of 10 s for 10 pairs of 2 s: %v, doc %v; want a BudgetError and no document", err, d)
+	}
+}
+
+// TestGateBudgetSlowWarmUp: warm-up runs (which start the workers) of
+// 30 s say 10 pairs of 2 s runs cannot fit in 2 minutes; the first
+// round's own time says they can, and the gate goes on to a decision.
+func TestGateBudgetSlowWarmUp(t *testing.T) {
+	c := testConfig(t, "write_lat:64")
+	c.Budget = 2 * time.Minute
+	var progress strings.Builder
+	d, err, _ := runFakeProgress(t, c, &fakeRunner{rng: rand.New(rand.NewPCG(4, 4)), factor: 1, noise: 0.01, secs: time.Second, cold: 30 * time.Second}, &progress)
+	if err != nil || d == nil || len(d.Rows[0].Base) < c.decisivePairs() {
+		t.Fatalf("slow warm-up, fast pairs: %v, doc %v; want a gate that measures", err, d)
+	}
+	if !strings.Contains(progress.String(), "from the warm-up's runs; give at least") || !strings.Contains(progress.String(), "judging again after the first round") {
+		t.Errorf("progress does not say the warm-up's estimate was judged again:\n%s", progress.String())
 	}
 }
 

@@ -18,8 +18,9 @@ import (
 
 // fabricRDMAArgs are the launcher tests' workloads: short runs, every
 // rank a real RDMA endpoint on the test device, a suspect re-measured at
-// most 12 times (two looks).
-var fabricRDMAArgs = []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "60s", "--outlier-pairs", "12"}
+// most 12 times (two looks) and the suspects at most 2 minutes in all (a
+// slow day's six suspects would otherwise take the default 5).
+var fabricRDMAArgs = []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "60s", "--outlier-pairs", "12", "--outlier-time", "2m"}
 
 // fabricRunLimit bounds a launcher test's run: the sweep, then up to 2 x
 // 12 measurements of each suspect, one pair at a time.

@@ -161,5 +161,11 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1
 	echo "integration: the run failed outside any test (exit $status)"
 fi
+# What a failure said, in brief, next to the last line (CI shows a log's
+# end): the lines before each failing test's or subtest's FAIL line.
+if [ "$failed" -gt 0 ]; then
+	echo "integration: the failures, in brief (the whole log: $log)"
+	grep -B 6 -E '^[[:space:]]*--- FAIL' "$log" | cut -c 1-300 | tail -n 120
+fi
 echo "integration: $passed passed, $failed failed, $skipped skipped"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]

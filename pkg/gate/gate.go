@@ -220,7 +220,7 @@ func (g *Gate) tooShort(start time.Time, pairTime []time.Duration, renew time.Du
 	}
 	return &BudgetError{Msg: fmt.Sprintf("--budget %v is too short: a look that can decide needs %d pairs of %d points, "+
 		"about %v from %s; give at least %v, or fewer points", c.Budget, need, len(c.Points),
-		(time.Duration(need) * round).Round(time.Second), from, (elapsed + first).Round(time.Second) + time.Second)}
+		(time.Duration(need) * round).Round(time.Second), from, (elapsed+first).Round(time.Second)+time.Second)}
 }
 
 // active returns the indexes of the rows not decided yet.

@@ -90,6 +90,13 @@ type Row struct {
 	Base      []float64 `json:"base"`
 	Candidate []float64 `json:"candidate"`
 	BaseFirst []bool    `json:"base_first"`
+	// BaseClean and CandidateClean are each pair's counter verdict of
+	// that side's run (false: the port counters moved; null: not read),
+	// PairAtSeconds when the pair began, from the gate's start: what
+	// telling retransmitting runs and drift from a side's bias needs.
+	BaseClean      []*bool   `json:"base_clean"`
+	CandidateClean []*bool   `json:"candidate_clean"`
+	PairAtSeconds  []float64 `json:"pair_at_s"`
 	// Unclean counts the runs, of both sides, whose port counters moved
 	// (retransmissions); AtTick the latency runs at the scheduler tick.
 	Unclean int `json:"unclean_runs"`

@@ -39,7 +39,8 @@ type Gate struct {
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 
-	load0 loadMark // the machine's times at the start
+	load0 loadMark  // the machine's times at the start
+	began time.Time // the start, which the pairs' times count from
 }
 
 // pids are the processes the runner keeps running (its workers), whose
@@ -72,6 +73,7 @@ func (g *Gate) now() time.Time {
 func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	c := g.Config
 	start := g.now()
+	g.began = start
 	g.load0 = markLoad(g.pids())
 	doc.Kind, doc.SchemaVersion, doc.Status = document.KindGate, SchemaVersion, StatusPartial
 	doc.Settings = Settings{Target: c.Target, LatencyIters: c.LatencyIters, BandwidthSeconds: c.BandwidthSeconds,
@@ -241,6 +243,7 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 		slices.Reverse(sides)
 	}
 	var got [2]Measurement
+	at := g.now().Sub(g.began).Seconds()
 	for _, s := range sides {
 		m, err := g.Runner.Run(ctx, s, r.Point)
 		if err != nil {
@@ -264,6 +267,9 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 	r.Base = append(r.Base, got[0].Value)
 	r.Candidate = append(r.Candidate, got[1].Value)
 	r.BaseFirst = append(r.BaseFirst, baseFirst)
+	r.BaseClean = append(r.BaseClean, got[0].Clean)
+	r.CandidateClean = append(r.CandidateClean, got[1].Clean)
+	r.PairAtSeconds = append(r.PairAtSeconds, at)
 	for _, m := range got {
 		if m.Clean != nil && !*m.Clean {
 			r.Unclean++

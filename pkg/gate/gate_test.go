@@ -133,6 +133,20 @@ func TestGateAA(t *testing.T) {
 		if r.Unclean == 0 {
 			t.Errorf("%s: no unclean run counted", r.Label())
 		}
+		// Each run's verdict is kept with its pair; they add up to the count.
+		unclean := 0
+		for _, c := range slices.Concat(r.BaseClean, r.CandidateClean) {
+			if c != nil && !*c {
+				unclean++
+			}
+		}
+		if len(r.BaseClean) != r.Pairs || len(r.CandidateClean) != r.Pairs || len(r.PairAtSeconds) != r.Pairs || unclean != r.Unclean {
+			t.Errorf("%s: %d, %d verdicts and %d times for %d pairs, %d unclean of %d counted", r.Label(),
+				len(r.BaseClean), len(r.CandidateClean), len(r.PairAtSeconds), r.Pairs, unclean, r.Unclean)
+		}
+		if !slices.IsSorted(r.PairAtSeconds) || r.PairAtSeconds[0] <= 0 {
+			t.Errorf("%s: pairs began at %v s, want increasing times after the warm-up", r.Label(), r.PairAtSeconds)
+		}
 	}
 	if saves < 10 {
 		t.Errorf("saved %d times, want once per round at least", saves)

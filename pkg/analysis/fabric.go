@@ -111,7 +111,7 @@ func FabricCharts(doc *fabric.Document, notes io.Writer) ([]results.NamedChart, 
 
 // FabricReport is doc's HTML report: its members, then a section a
 // metric with the matrix rank 0 prints (its marks and footnotes) and its
-// heat map, then the findings.
+// heat map, a halves sweep's round totals, then the findings.
 func FabricReport(ctx context.Context, title string, doc *fabric.Document, notes io.Writer) (plot.Report, error) {
 	if title == "" || title == DefaultReportTitle {
 		title = fmt.Sprintf("rdma-bench fabric: %d ranks, pattern %s", doc.World.Size, doc.Schedule.Pattern)
@@ -148,6 +148,13 @@ func FabricReport(ctx context.Context, title string, doc *fabric.Document, notes
 			sec.Charts = []*plot.Chart{ch}
 		}
 		r.Sections = append(r.Sections, sec)
+	}
+	totals, err := fabric.RoundTotalLines(doc)
+	if err != nil {
+		return plot.Report{}, fmt.Errorf("fabric round totals: %w", err)
+	}
+	if len(totals) > 0 {
+		r.Sections = append(r.Sections, plot.Section{Title: "Round totals", Notes: totals})
 	}
 	var b bytes.Buffer
 	if err := fabric.WriteFindings(&b, doc, fabric.FindingsLimit); err != nil {

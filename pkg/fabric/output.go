@@ -148,7 +148,8 @@ func Save(dir string, doc *Document) (string, error) {
 }
 
 // WriteTable writes what rank 0 prints: the run, its members, a matrix
-// per metric, and the findings.
+// per metric, a halves sweep's round totals (RoundTotalLines), and the
+// findings.
 func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	ew := &display.ErrWriter{W: w}
 	ew.Printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
@@ -193,6 +194,19 @@ func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 		ew.Err = WriteMatrix(w, doc.Matrix(metric))
 	}
 	ew.Printf("\n")
+	if ew.Err != nil {
+		return ew.Err
+	}
+	totals, err := RoundTotalLines(doc)
+	if err != nil {
+		return err
+	}
+	for _, line := range totals {
+		ew.Printf("%s\n", line)
+	}
+	if len(totals) > 0 {
+		ew.Printf("\n")
+	}
 	if ew.Err != nil {
 		return ew.Err
 	}

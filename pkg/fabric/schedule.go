@@ -19,10 +19,17 @@ const (
 	// PatternOneToAll measures rank 0 against every other rank in both
 	// directions, one pair per round: 2(N-1) rounds.
 	PatternOneToAll = "one-to-all"
+	// PatternHalves measures the first half of the ranks against the
+	// second, osu_mbw_mr's N concurrent pairs: round 1 i -> i+N/2 for
+	// every i < N/2, all at once, round 2 the reverse. N must be even.
+	// With a launcher's block placement (ranks 0..N/2-1 on one host, the
+	// rest on another) its rounds are N/2 pairs between two hosts, whose
+	// sum RoundTotals gives.
+	PatternHalves = "halves"
 )
 
 // Patterns lists the schedule patterns in the order the help shows them.
-var Patterns = []string{PatternPairs, PatternRing, PatternOneToAll}
+var Patterns = []string{PatternPairs, PatternRing, PatternOneToAll, PatternHalves}
 
 // Pair is one measurement: Src measures against Dst, which serves.
 type Pair struct {
@@ -70,8 +77,35 @@ func rounds(pattern string, n int) (int, func(int) Round, error) {
 			}
 			return Round{{Src: i/2 + 1, Dst: 0}}
 		}, nil
+	case PatternHalves:
+		if n%2 != 0 {
+			return 0, nil, fmt.Errorf("pattern %s for %d ranks: want an even number of ranks (2, 4, 6 ...), the first half paired with the second", pattern, n)
+		}
+		return 2, func(i int) Round { return halvesRound(n, i == 1) }, nil
 	}
 	return 0, nil, fmt.Errorf("pattern %q: want %s", pattern, strings.Join(Patterns, ", "))
+}
+
+// CheckPattern says whether pattern has a schedule for n ranks, without
+// building it: Schedule's error when not.
+func CheckPattern(pattern string, n int) error {
+	_, _, err := rounds(pattern, n)
+	return err
+}
+
+// halvesRound is i -> i+n/2 for every i < n/2, or (reverse) the same
+// pairs the other way.
+func halvesRound(n int, reverse bool) Round {
+	h := n / 2
+	r := make(Round, 0, h)
+	for i := range h {
+		p := Pair{Src: i, Dst: i + h}
+		if reverse {
+			p.Src, p.Dst = p.Dst, p.Src
+		}
+		r = append(r, p)
+	}
+	return r
 }
 
 // allPairsRound is round i of the circle method: players 0..m-2 sit on a

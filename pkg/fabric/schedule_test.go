@@ -3,6 +3,7 @@ package fabric
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -106,19 +107,75 @@ func TestScheduleOneToAll(t *testing.T) {
 	}
 }
 
+// TestScheduleHalves: round 1 is i -> i+n/2 for every i < n/2, round 2
+// the reverse; every rank is in exactly one pair a round; odd n is
+// refused, by CheckPattern too.
+func TestScheduleHalves(t *testing.T) {
+	for n := 2; n <= 40; n += 2 {
+		rounds, err := Schedule(PatternHalves, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rounds) != 2 {
+			t.Fatalf("n=%d: %d rounds, want 2", n, len(rounds))
+		}
+		seen := checkRounds(t, n, rounds)
+		for ri, r := range rounds {
+			if len(r) != n/2 {
+				t.Fatalf("n=%d round %d: %d pairs, want %d", n, ri+1, len(r), n/2)
+			}
+			in := make([]int, n)
+			for i, p := range r {
+				want := Pair{Src: i, Dst: i + n/2}
+				if ri == 1 {
+					want = Pair{Src: i + n/2, Dst: i}
+				}
+				if p != want {
+					t.Fatalf("n=%d round %d pair %d: %+v, want %+v", n, ri+1, i, p, want)
+				}
+				in[p.Src]++
+				in[p.Dst]++
+			}
+			for rank, k := range in {
+				if k != 1 {
+					t.Fatalf("n=%d round %d: rank %d in %d pairs, want 1", n, ri+1, rank, k)
+				}
+			}
+		}
+		for s := range n {
+			for d := range n {
+				if got, w := seen[s*n+d], boolInt(d == (s+n/2)%n); got != w {
+					t.Fatalf("n=%d: pair %d->%d measured %d times, want %d", n, s, d, got, w)
+				}
+			}
+		}
+		if err := CheckPattern(PatternHalves, n); err != nil {
+			t.Errorf("CheckPattern(halves, %d): %v", n, err)
+		}
+	}
+	for _, n := range []int{3, 5, 7, 1023} {
+		if err := CheckPattern(PatternHalves, n); err == nil || !strings.Contains(err.Error(), "want an even number of ranks") {
+			t.Errorf("CheckPattern(halves, %d) = %v, want an even number refused", n, err)
+		}
+	}
+}
+
 func TestScheduleErrors(t *testing.T) {
 	for _, c := range []struct {
 		pattern string
 		n       int
 		want    string
 	}{
-		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all`},
+		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all, halves`},
 		{PatternPairs, 1, "schedule for 1 ranks: want 2 to 1024"},
 		{PatternRing, 0, "schedule for 0 ranks: want 2 to 1024"},
 		{PatternOneToAll, -1, "schedule for -1 ranks: want 2 to 1024"},
 		{PatternPairs, MaxWorldSize + 1, "schedule for 1025 ranks: want 2 to 1024"},
 		{PatternRing, math.MaxInt, "schedule for 9223372036854775807 ranks: want 2 to 1024"},
 		{PatternPairs, math.MinInt, "schedule for -9223372036854775808 ranks: want 2 to 1024"},
+		{PatternHalves, 5, "pattern halves for 5 ranks: want an even number of ranks (2, 4, 6 ...), the first half paired with the second"},
+		{PatternHalves, MaxWorldSize - 1, "pattern halves for 1023 ranks: want an even number of ranks (2, 4, 6 ...), the first half paired with the second"},
+		{PatternHalves, 0, "schedule for 0 ranks: want 2 to 1024"},
 	} {
 		if _, err := Schedule(c.pattern, c.n); err == nil || err.Error() != c.want {
 			t.Errorf("Schedule(%q, %d) = %v, want %q", c.pattern, c.n, err, c.want)
@@ -151,6 +208,8 @@ func TestPlan(t *testing.T) {
 		{PatternRing, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second}},
 		{PatternRing, 7, PlanSummary{7, 3, 7, 3, 10 * time.Second, 30 * time.Second}},
 		{PatternOneToAll, 1024, PlanSummary{1024, 2046, 2046, 1, 10 * time.Second, 20460 * time.Second}},
+		{PatternHalves, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second}},
+		{PatternHalves, 2, PlanSummary{2, 2, 2, 1, 10 * time.Second, 20 * time.Second}},
 	}
 	for _, c := range cases {
 		rounds, err := Schedule(c.pattern, c.n)

@@ -189,6 +189,9 @@ func (c *Config) Params(specs []point.Spec) (map[string]string, error) {
 // launcher (getenv("PMI_FD") set), or with a coordinator or an existing
 // rendezvous directory.
 func (c *Config) CheckLaunch(world fabric.World, getenv func(string) string) error {
+	if err := fabric.CheckPattern(c.Pattern, world.Size); err != nil {
+		return fmt.Errorf("--pattern: %w", err)
+	}
 	if getenv("PMI_FD") == "" && c.Coordinator == "" && c.Dir == "" {
 		return fmt.Errorf("no way for the ranks to find rank 0 (this is rank %d of %d, %s): PMI_FD is unset (not under mpiexec or srun --mpi=pmi2): give --coordinator HOST:PORT or --rendezvous-dir DIR", world.Rank, world.Size, world.Launcher)
 	}

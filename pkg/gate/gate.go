@@ -110,7 +110,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 	// included. The warm-up's runs are slower (they start the workers and
 	// read the program in: CI of 2026-11-29 refused a 5-minute A/A gate
 	// from them), so what they say is only a note.
-	if warm := g.tooShort(start, pairTime, 0, 0, "the warm-up's runs"); warm != nil {
+	if warm := g.tooShort(pairTime, 0, 0, "the warm-up's runs"); warm != nil {
 		g.say("gate: %v; judging again after the first round", warm)
 	}
 	// The horizon, from the first round's times: a warm-up run also
@@ -142,11 +142,9 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		overrun := g.now().Sub(start)+next > c.Budget
 		final := overrun || pair == c.MaxPairs
 		if pair == 1 {
-			if err := g.tooShort(start, pairTime, renewTime, 1, "the first round's runs"); err != nil {
+			if err := g.tooShort(pairTime, renewTime, 1, "the first round's runs"); err != nil {
 				return nil, err
 			}
-		}
-		if pair == 1 {
 			spend.Horizon = min(c.MaxPairs, max(c.FirstLook, 1+int((c.Budget-g.now().Sub(start))/max(next, 1))))
 			doc.Settings.Horizon = spend.Horizon
 		}
@@ -208,14 +206,14 @@ func (g *Gate) warmUp(ctx context.Context, doc *Document) ([]time.Duration, erro
 // the pairs a look needs to decide beyond the done ones, at this round
 // time (the rows' pair times and a renewal of the workers), judged from
 // what; nil when it can.
-func (g *Gate) tooShort(start time.Time, pairTime []time.Duration, renew time.Duration, done int, from string) error {
+func (g *Gate) tooShort(pairTime []time.Duration, renew time.Duration, done int, from string) error {
 	c := g.Config
 	round := renew
 	for _, d := range pairTime {
 		round += d
 	}
 	need := c.decisivePairs()
-	elapsed := g.now().Sub(start)
+	elapsed := g.now().Sub(g.began)
 	first := time.Duration(need-done) * round
 	if first <= c.Budget-elapsed {
 		return nil

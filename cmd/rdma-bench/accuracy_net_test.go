@@ -152,7 +152,7 @@ func pingHalfRTT(t *testing.T) float64 {
 // the run's counters not clean.
 func TestAccuracyVeth(t *testing.T) {
 	vethRXE(t)
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	startServer(t, port, "--persistent", "-d", "rxeb")
 	client := func(args ...string) accResult {
 		return runResults(t, 2*time.Minute, nil, slices.Concat([]string{"run"}, args, []string{"127.0.0.1", "-p", port, "-d", "rxea"})...)[0]

@@ -201,7 +201,7 @@ func TestAccuracyCPUServer(t *testing.T) {
 	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
 		t.Skip("the host runs this: under emulation the server's work outside its run (handshake, set-up, the figures it sends) takes about a second of CPU, which /proc counts and the run's figure rightly does not")
 	}
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv, _ := startServer(t, port)
 	before := procCPU(t, srv.Process.Pid)
 	res := runResults(t, time.Minute, nil, "run", "tcp_bw", "127.0.0.1", "-p", port, "-D", "2", "-s", "64K")[0]

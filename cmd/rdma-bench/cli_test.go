@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -115,17 +113,6 @@ func runHere(t *testing.T, timeout time.Duration, args ...string) result {
 		t.Fatalf("rdma-bench %s: did not finish within %v\nstderr: %s", strings.Join(args, " "), timeout, errb.String())
 	}
 	return result{code, out.String(), errb.String()}
-}
-
-// freePort returns a TCP port nobody listens on.
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 }
 
 // startServer starts `rdma-bench server` and waits until it says it
@@ -273,7 +260,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestConnectRefused(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	start := time.Now()
 	r := run(t, 30*time.Second, "run", "tcp_lat", "127.0.0.1", "-p", port)
 	want := "connect 127.0.0.1:" + port + ": connection refused"
@@ -356,7 +343,7 @@ func TestServerClientProcesses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c, " "), func(t *testing.T) {
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			srv, _ := startServer(t, port)
 			r := run(t, 90*time.Second, append([]string{"run", c[0], "127.0.0.1", "-p", port, "--validate", "-o", "json"}, c[1:]...)...)
 			if r.code != 0 {
@@ -390,7 +377,7 @@ func TestServerClientProcesses(t *testing.T) {
 
 func TestParameterMismatchRefused(t *testing.T) {
 	testenv.Device(t)
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	startServer(t, port, "-s", "64")
 	r := run(t, 30*time.Second, "run", "send_lat", "127.0.0.1", "-p", port, "-s", "128")
 	if r.code == 0 || !strings.Contains(r.stderr, "parameter mismatch: size: local 128, peer 64") {
@@ -404,7 +391,7 @@ func TestPeerKilledMidRun(t *testing.T) {
 	testenv.Device(t)
 	for _, w := range []string{"write_bw", "write_lat"} {
 		t.Run(w, func(t *testing.T) {
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			srv, _ := startServer(t, port)
 			go func() {
 				time.Sleep(8 * time.Second)
@@ -432,7 +419,7 @@ func TestTCPSweepOneShotServer(t *testing.T) {
 		{"tcp_bw", "-a", "--sweep-min", "1K", "--sweep-max", "4K", "-n", "300", "-e"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			srv, buf := startServer(t, port)
 			r := run(t, 90*time.Second, append([]string{"run", args[0], "127.0.0.1", "-p", port, "-o", "json"}, args[1:]...)...)
 			if r.code != 0 {
@@ -462,7 +449,7 @@ func TestTCPSweepOneShotServer(t *testing.T) {
 // serves RDMA and TCP clients on one port and logs each run.
 func TestPersistentServerServesAndLogsEveryWorkload(t *testing.T) {
 	testenv.Device(t)
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	_, buf := startServer(t, port, "--persistent")
 	for _, w := range []string{"write_lat", "tcp_lat", "send_bw", "tcp_bw"} {
 		r := run(t, 90*time.Second, "run", w, "127.0.0.1", "-p", port, "-n", "200", "-s", "1K")

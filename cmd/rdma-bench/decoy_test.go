@@ -55,7 +55,7 @@ func TestDecoyDevice(t *testing.T) {
 
 	// A server on rxe9 and a client on the decoy: the client's
 	// connection resolves onto rxe9, which is not its device.
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := start(t, "server", "-p", port, "--idle-timeout", "5s")
 	srv.await(t, "listening on", 10*time.Second)
 	srv.await(t, "RDMA runs on device rxe9 (made by rdma-bench softroce up", 10*time.Second)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
 // TestFabricToken: with RDMA_BENCH_TOKEN, a rank started with another
@@ -13,7 +15,7 @@ import (
 // waiting, and the run completes once the rank is started with the
 // token.
 func TestFabricToken(t *testing.T) {
-	args := []string{"tcp_lat", "-n", "200", "--coordinator", "127.0.0.1:" + freePort(t), "--advertise", "127.0.0.1",
+	args := []string{"tcp_lat", "-n", "200", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 		"--threshold", "1000000", "--rendezvous-timeout", "30s"}
 	env := cleanEnv("RDMA_BENCH_TOKEN=s3cret")
 	rank0 := startRank(t, env, slices.Concat(args, []string{"--rank", "0", "--world-size", "3"})...)

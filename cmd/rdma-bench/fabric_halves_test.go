@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+
 	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )
@@ -23,7 +25,7 @@ import (
 // same lines.
 func TestFabricHalvesTotals(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tcp_bw", "-n", "300", "--pattern", "halves", "--coordinator", "127.0.0.1:" + freePort(t), "--advertise", "127.0.0.1",
+	args := []string{"tcp_bw", "-n", "300", "--pattern", "halves", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 		"--threshold", "1000000", "--pair-timeout", "30s"}
 	ps := startRanks(t, 4, []int{1, 2, 3}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "4",

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
 // TestFabricInterrupted: SIGTERM at rank 0 in the middle of a sweep saves
@@ -17,7 +19,7 @@ import (
 // document, a PARTIAL line in the table), and every rank stops.
 func TestFabricInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tcp_lat", "-D", "1", "--coordinator", "127.0.0.1:" + freePort(t), "--advertise", "127.0.0.1",
+	args := []string{"tcp_lat", "-D", "1", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 		"--threshold", "1000000"}
 	ps := startRanks(t, 3, []int{1, 2}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "3",

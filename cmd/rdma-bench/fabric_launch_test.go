@@ -104,7 +104,7 @@ func TestFabricOpenMPI(t *testing.T) {
 	dir := t.TempDir()
 	env := cleanEnv("OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 	args := slices.Concat([]string{"--oversubscribe", "-np", "4", binary(t), "fabric"}, fabricRDMAArgs,
-		[]string{"--coordinator", "127.0.0.1:" + freePort(t), "--save", "--results-dir", dir})
+		[]string{"--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--save", "--results-dir", dir})
 	start := time.Now()
 	r := runLauncher(t, fabricRunLimit, env, mpirun, args...)
 	t.Logf("mpirun took %v", time.Since(start).Round(time.Second))
@@ -159,7 +159,7 @@ func TestFabricRankKilled(t *testing.T) {
 	// Rank 3 may die before it connects to its round-3 partner, which
 	// then serves until the pair's time is up: keep it short.
 	args := []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "15s", "--idle-timeout", "3s",
-		"--outlier-pairs", "12", "--coordinator", "127.0.0.1:" + freePort(t)}
+		"--outlier-pairs", "12", "--coordinator", "127.0.0.1:" + testenv.FreePort(t)}
 	ps := startRanks(t, 4, []int{1, 2, 3}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "4", "--save", "--results-dir", dir})...)
 	rank0.await(t, "round 2 of 6:", 3*time.Minute)

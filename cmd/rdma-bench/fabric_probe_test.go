@@ -26,7 +26,7 @@ func TestFabricProbe(t *testing.T) {
 		wls = []string{"write_lat", "write_bw"}
 	}
 	dir := t.TempDir()
-	args := slices.Concat(wls, []string{"--probe", "--coordinator", "127.0.0.1:" + freePort(t)})
+	args := slices.Concat(wls, []string{"--probe", "--coordinator", "127.0.0.1:" + testenv.FreePort(t)})
 	began := time.Now()
 	ps := []*proc{
 		startRank(t, cleanEnv(), slices.Concat(args, []string{"--advertise", "127.0.0.1", "--rank", "1", "--world-size", "3"})...),

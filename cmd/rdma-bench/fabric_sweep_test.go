@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+
 	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )
@@ -21,7 +23,7 @@ import (
 // shared host's noise, so the exit status is 0.
 func TestFabricTCPSweep(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"tcp_lat", "tcp_bw", "-n", "300", "--coordinator", "127.0.0.1:" + freePort(t), "--advertise", "127.0.0.1",
+	args := []string{"tcp_lat", "tcp_bw", "-n", "300", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 		"--threshold", "1000000", "--pair-timeout", "30s"}
 	ps := startRanks(t, 3, []int{1, 2}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "3",
@@ -84,7 +86,7 @@ func markedCell(m *fabric.Matrix, s, d int) string {
 // command line given; rank 0's is the same with --rank 0), hostA being
 // this host with a free port: rank 0 prints both matrices.
 func fabricByHand(t *testing.T, args []string) {
-	addr := "127.0.0.1:" + freePort(t)
+	addr := "127.0.0.1:" + testenv.FreePort(t)
 	rank0 := slices.Clone(args)
 	for i, a := range args {
 		switch {

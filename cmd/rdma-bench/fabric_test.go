@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
 // TestFabricPlan1024: --plan for 1024 ranks prints the schedule's size
@@ -189,7 +191,7 @@ func TestFabricRendezvousFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			args := []string{"tcp_lat", "-n", "10", "--rendezvous-timeout", "3s", "--advertise", "127.0.0.1"}
 			if c.extra == nil {
-				args = append(args, "--coordinator", "127.0.0.1:"+freePort(t))
+				args = append(args, "--coordinator", "127.0.0.1:"+testenv.FreePort(t))
 			}
 			args = append(args, c.extra...)
 			start := time.Now()

@@ -42,7 +42,7 @@ func TestStoppedPeer(t *testing.T) {
 					if !strings.HasPrefix(w, "tcp_") {
 						testenv.Device(t)
 					}
-					port := freePort(t)
+					port := testenv.FreePort(t)
 					srv := start(t, "server", "-p", port, "--idle-timeout", idle.String())
 					srv.await(t, "listening on", 10*time.Second)
 					args := append([]string{"run", w, "127.0.0.1", "-p", port, "-s", "4K", "--idle-timeout", idle.String(),
@@ -89,7 +89,7 @@ func TestSignalEndsAnyWait(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		for _, waiter := range []string{"server", "client"} {
 			t.Run(fmt.Sprintf("%v/%s", sig, waiter), func(t *testing.T) {
-				port := freePort(t)
+				port := testenv.FreePort(t)
 				srv := start(t, "server", "-p", port, "--idle-timeout", "60s")
 				srv.await(t, "listening on", 10*time.Second)
 				cl := start(t, "run", "tcp_bw", "127.0.0.1", "-p", port, "-D", "60", "--idle-timeout", "60s", "--report-interval", "200ms")
@@ -121,7 +121,7 @@ func TestBusyServerKeepsItsRun(t *testing.T) {
 			if w == "write_lat" {
 				testenv.Device(t)
 			}
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			srv := start(t, "server", "-p", port)
 			srv.await(t, "listening on", 10*time.Second)
 			cl := start(t, "run", w, "127.0.0.1", "-p", port, "-D", "3", "--report-interval", "200ms")
@@ -152,7 +152,7 @@ func TestBusyServerKeepsItsRun(t *testing.T) {
 // allows (write_bw, 256 MiB, 8 queue pairs) is refused before anything is
 // allocated, and the server goes on serving.
 func TestCraftedHelloRefused(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := start(t, "server", "-p", port, "--persistent", "--max-memory", "256M")
 	srv.await(t, "listening on", 10*time.Second)
 	s := point.NewSpec("write_bw")
@@ -180,7 +180,7 @@ func TestCraftedHelloRefused(t *testing.T) {
 // TestSilentConnectionsDoNotStarve: connections that say nothing cannot
 // keep a real client out.
 func TestSilentConnectionsDoNotStarve(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := start(t, "server", "-p", port, "--persistent")
 	srv.await(t, "listening on", 10*time.Second)
 	var conns []net.Conn
@@ -243,7 +243,7 @@ func TestLostCompletion(t *testing.T) {
 		t.Skip("RDMA_BENCH_SLOW_BIN is unset: set it to a build with -tags rdmabench_slowdown (scripts/integration.sh does)")
 	}
 	const idle = 2 * time.Second
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := start(t, "server", "-p", port, "--idle-timeout", idle.String())
 	srv.await(t, "listening on", 10*time.Second)
 	cl := startProc(t, append(os.Environ(), "RDMA_BENCH_DROP_COMPLETION=3000"), slow,

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 	"net"
 	"os"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 
 	"github.com/rdma-bench/rdma-bench/pkg/point"
 	"github.com/rdma-bench/rdma-bench/pkg/workloads"
@@ -30,12 +31,13 @@ type flooder struct {
 }
 
 // Flood connections are made from ports below the ephemeral range
-// (floodPorts from floodBase), each worker cycling through its own share:
-// tens of thousands of connections a second from ephemeral ports would
-// take the ports other tests pick as free and bind a moment later.
+// (testenv.FloodBase up to testenv.PortBase), each worker cycling through
+// its own share: tens of thousands of connections a second from ephemeral
+// ports would take the ports other tests pick as free and bind a moment
+// later.
 const (
-	floodBase  = 10000
-	floodPorts = 10000
+	floodBase  = testenv.FloodBase
+	floodPorts = testenv.PortBase - testenv.FloodBase
 )
 
 // run floods until ctx ends, then closes what it holds.
@@ -89,22 +91,6 @@ func hangUp(c net.Conn) {
 	c.Close()
 }
 
-// quietPort returns a free port below the ephemeral range and above the
-// flood's.
-func quietPort(t *testing.T) string {
-	t.Helper()
-	for p := floodBase + floodPorts + rand.IntN(10000); ; p++ {
-		l, err := net.Listen("tcp", ":"+strconv.Itoa(p))
-		if err == nil {
-			l.Close()
-			return strconv.Itoa(p)
-		}
-		if p > 32000 {
-			t.Fatal("no free port below 32000")
-		}
-	}
-}
-
 // floodOutcome is what real clients met under a flood.
 type floodOutcome struct {
 	failed   []string // the errors of the real clients that failed
@@ -122,7 +108,7 @@ func underFlood(t *testing.T, from net.Addr, junk bool, clients int) floodOutcom
 		t.Skip("TCP only, so it runs on the host in make unit; under the emulator each flood takes a minute")
 	}
 	t.Helper()
-	port := quietPort(t)
+	port := testenv.FreePort(t)
 	_, stderr := startServer(t, port, "--persistent")
 	before := strings.Count(stderr.String(), "\n")
 	p, _ := strconv.Atoi(port)

@@ -150,7 +150,7 @@ func TestInterruptRDMA(t *testing.T) {
 			checkPartial(t, r, w)
 		})
 		t.Run(w+"/client", func(t *testing.T) {
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			srv, _ := startServer(t, port)
 			r := interrupt(t, "cumulative:", time.Minute, 15*time.Second, "run", w, "127.0.0.1", "-p", port, "-D", "120", "-s", "4K", "-o", "json", "--report-interval", "250ms")
 			checkPartial(t, r, w)

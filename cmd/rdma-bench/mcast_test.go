@@ -78,7 +78,7 @@ func TestMulticast(t *testing.T) {
 		})
 	}
 	t.Run("two processes", func(t *testing.T) {
-		port := freePort(t)
+		port := testenv.FreePort(t)
 		startServer(t, port)
 		checkMcast(t, run(t, 90*time.Second, "run", "send_bw", "127.0.0.1", "-p", port, "-g", "-c", "UD", "--validate",
 			"-n", "2000", "-s", "1K", "-q", "2", "-o", "json"), 2)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
+
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )
 
@@ -51,7 +53,7 @@ func TestNoGreenFabric(t *testing.T) {
 	for _, f := range fabricFaults {
 		t.Run(f.name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := []string{"tcp_lat", "-n", "300", "--coordinator", "127.0.0.1:" + freePort(t), "--advertise", "127.0.0.1",
+			args := []string{"tcp_lat", "-n", "300", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 				"--threshold", "1000000", "--pair-timeout", "3s", "--idle-timeout", "2s"}
 			ps := startRanks(t, 3, []int{1, 2}, args...)
 			table, plots := filepath.Join(dir, "table.txt"), filepath.Join(dir, "plots")

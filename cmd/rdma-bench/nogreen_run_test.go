@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
 // runFault is a way a measuring run ends without measuring what it was
@@ -97,13 +99,13 @@ func TestNoGreenRuns(t *testing.T) {
 				args := []string{"run", "tcp_lat"}
 				switch f.peer {
 				case "server":
-					c.port = freePort(t)
+					c.port = testenv.FreePort(t)
 					c.server = start(t, "server", "-p", c.port, "--idle-timeout", "2s")
 					c.server.await(t, "listening on", 10*time.Second)
 				case "silent":
 					c.port = silentListener(t)
 				case "absent":
-					c.port = freePort(t)
+					c.port = testenv.FreePort(t)
 				}
 				if f.peer != "" {
 					args = append(args, "127.0.0.1", "-p", c.port)
@@ -153,7 +155,7 @@ func TestNoGreenServerView(t *testing.T) {
 	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
 		t.Skip("TCP runs on the host's loopback: make unit runs them")
 	}
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := start(t, "server", "-p", port)
 	srv.await(t, "listening on", 10*time.Second)
 	cl := start(t, "run", "tcp_lat", "127.0.0.1", "-p", port, "-D", "60", "--report-interval", "200ms")

@@ -147,7 +147,7 @@ func runsOK(want string) func(*testing.T, []string) {
 // and runs the client command against it, hostA being this host.
 func againstServer(persistent bool, want string) func(*testing.T, []string) {
 	return func(t *testing.T, args []string) {
-		port := freePort(t)
+		port := testenv.FreePort(t)
 		var srvArgs []string
 		if persistent {
 			srvArgs = append(srvArgs, "--persistent")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 )
 
 // serverExit sends SIGINT to srv and returns its exit code, failing if it
@@ -39,7 +41,7 @@ func serverExit(t *testing.T, srv *exec.Cmd) int {
 // an interrupted run; a persistent server's Ctrl-C is its normal end (0).
 func TestOneShotServerInterrupted(t *testing.T) {
 	t.Run("mid-run", func(t *testing.T) {
-		port := freePort(t)
+		port := testenv.FreePort(t)
 		srv, stderr := startServer(t, port)
 		cl := exec.Command(binary(t), "run", "tcp_lat", "127.0.0.1", "-p", port, "-D", "60", "--report-interval", "250ms")
 		pr, pw := io.Pipe()
@@ -69,13 +71,13 @@ func TestOneShotServerInterrupted(t *testing.T) {
 		}
 	})
 	t.Run("waiting", func(t *testing.T) {
-		srv, stderr := startServer(t, freePort(t))
+		srv, stderr := startServer(t, testenv.FreePort(t))
 		if code := serverExit(t, srv); code != 130 {
 			t.Errorf("exit %d, stderr %q: want 130", code, stderr.String())
 		}
 	})
 	t.Run("persistent", func(t *testing.T) {
-		srv, stderr := startServer(t, freePort(t), "--persistent")
+		srv, stderr := startServer(t, testenv.FreePort(t), "--persistent")
 		if code := serverExit(t, srv); code != 0 {
 			t.Errorf("exit %d, stderr %q: want 0", code, stderr.String())
 		}
@@ -86,7 +88,7 @@ func TestOneShotServerInterrupted(t *testing.T) {
 // refuses a client asking for 128, then serves the next client, which asks
 // for 64 (it was: connection refused, the server gone), and exits 0.
 func TestOneShotServerSurvivesMismatch(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv, stderr := startServer(t, port, "-s", "64")
 	r := run(t, 30*time.Second, "run", "tcp_lat", "127.0.0.1", "-p", port, "-s", "128", "-n", "100")
 	if r.code == 0 || !strings.Contains(r.stderr, "parameter mismatch: size: local 128, peer 64") {

@@ -31,7 +31,7 @@ func TestSRQ(t *testing.T) {
 		})
 	}
 	t.Run("two processes", func(t *testing.T) {
-		port := freePort(t)
+		port := testenv.FreePort(t)
 		startServer(t, port)
 		check(t, run(t, 90*time.Second, "run", "send_bw", "127.0.0.1", "-p", port, "--use-srq", "--validate",
 			"-n", "2000", "-s", "4K", "-q", "3", "-o", "json"))

@@ -3,12 +3,13 @@ package fabric
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/testenv"
 
 	"github.com/rdma-bench/rdma-bench/pkg/fabric/pmi/pmitest"
 )
@@ -33,14 +34,7 @@ func testConfig(rank, size int) RendezvousConfig {
 
 // freeAddr returns a 127.0.0.1 address with a port nobody listens on.
 func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
+	return "127.0.0.1:" + testenv.FreePort(t)
 }
 
 func testCtx(t *testing.T) context.Context {

@@ -120,7 +120,7 @@ func TestFabricBadInput(t *testing.T) {
 		{nil, manual, "name the workloads to measure on every pair"},
 		{nil, slices.Concat([]string{"nosuch"}, manual), `unknown workload "nosuch"`},
 		{nil, slices.Concat([]string{"tcp_lat", "tcp_lat"}, manual), "workload tcp_lat named twice"},
-		{nil, slices.Concat([]string{"tcp_lat", "--pattern", "star"}, manual), `--pattern "star": want pairs, ring, one-to-all, halves`},
+		{nil, slices.Concat([]string{"tcp_lat", "--pattern", "star"}, manual), `--pattern "star": want pairs, ring, one-to-all, halves, incast`},
 		{nil, []string{"tcp_lat", "--pattern", "halves", "--rank", "1", "--world-size", "3", "--coordinator", "127.0.0.1:1"}, "--pattern: pattern halves for 3 ranks: want an even number of ranks (2, 4, 6 ...)"},
 		{nil, []string{"tcp_lat", "--pattern", "halves", "--plan", "--world-size", "5"}, "pattern halves for 5 ranks: want an even number of ranks"},
 		{nil, slices.Concat([]string{"tcp_lat", "--threshold", "0"}, manual), "--threshold 0: want a percentage above 0 such as 20"},

@@ -26,7 +26,8 @@ import (
 // at once, one one-shot server a listener, or two of them would have
 // been told it is busy); rank 0's table prints each round's tcp_bw sum,
 // equal to the saved document's pair figures summed here apart from
-// fabric.RoundTotals.
+// fabric.RoundTotals, and the HTML report of the saved document shows the
+// same lines.
 func TestFabricIncastTotals(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"tcp_bw", "tcp_lat", "-D", "1", "--pattern", "incast", "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
@@ -58,6 +59,7 @@ func TestFabricIncastTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("rank 0:\n%s", table)
+	var lines []string
 	for round := 1; round <= 4; round++ {
 		dst := round - 1
 		var bw, rate float64
@@ -99,9 +101,20 @@ func TestFabricIncastTotals(t *testing.T) {
 		if !strings.Contains(string(table), "\n"+want+"\n") {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
+		lines = append(lines, strings.TrimSpace(want))
 	}
 	if !strings.Contains(string(table), "\n"+fabric.RoundTotalsHeading+"\n") || strings.Contains(string(table), "tcp_lat 0") {
 		t.Errorf("table without the totals heading, or with tcp_lat summed:\n%s", table)
+	}
+	out := filepath.Join(dir, "fabric.html")
+	if r := runHere(t, time.Minute, "report", savedFabric(dir)[0], "-o", out); r.code != 0 {
+		t.Fatalf("report: exit %d: %s", r.code, r.stderr)
+	}
+	page := readPage(t, out)
+	for _, line := range lines {
+		if !strings.Contains(page.text, line) {
+			t.Errorf("report lacks %q:\n%s", line, page.text)
+		}
 	}
 }
 

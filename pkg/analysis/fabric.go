@@ -111,7 +111,7 @@ func FabricCharts(doc *fabric.Document, notes io.Writer) ([]results.NamedChart, 
 
 // FabricReport is doc's HTML report: its members, then a section a
 // metric with the matrix rank 0 prints (its marks and footnotes) and its
-// heat map, a halves sweep's round totals, then the findings.
+// heat map, a halves or incast sweep's round totals, then the findings.
 func FabricReport(ctx context.Context, title string, doc *fabric.Document, notes io.Writer) (plot.Report, error) {
 	if title == "" || title == DefaultReportTitle {
 		title = fmt.Sprintf("rdma-bench fabric: %d ranks, pattern %s", doc.World.Size, doc.Schedule.Pattern)

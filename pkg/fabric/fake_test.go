@@ -22,6 +22,9 @@ import (
 type fakeMeasurer struct {
 	rank int
 	ln   *net.TCPListener
+	// more are the listeners after ln, opened by listenMore: ServeEach
+	// serves its i-th peer on listener i (ln, then more).
+	more []*net.TCPListener
 	slow map[[2]int]bool // pairs whose figures are 5x worse
 	// factor, when set, scales the figures of this rank's n-th
 	// measurement against peer (1-based): latency multiplied, bandwidth
@@ -77,6 +80,23 @@ func newFakeMeasurer(t *testing.T, rank int) *fakeMeasurer {
 
 func (f *fakeMeasurer) addr() string { return f.ln.Addr().String() }
 
+// listenMore opens listeners until the rank has n, as an incast receiver
+// needs, and returns every listener's address, ln's first.
+func (f *fakeMeasurer) listenMore(t *testing.T, n int) []string {
+	t.Helper()
+	addrs := []string{f.addr()}
+	for len(addrs) < n {
+		ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		f.more = append(f.more, ln)
+		addrs = append(addrs, ln.Addr().String())
+	}
+	return addrs
+}
+
 func (f *fakeMeasurer) enter(ctx context.Context, role string, peer int) error {
 	f.mu.Lock()
 	f.calls++
@@ -89,14 +109,44 @@ func (f *fakeMeasurer) enter(ctx context.Context, role string, peer int) error {
 }
 
 func (f *fakeMeasurer) Serve(ctx context.Context, peer Member) error {
+	return f.serveOn(ctx, f.ln, peer)
+}
+
+// ServeEach serves peers[i] on listener i (ln, then more), all at once.
+func (f *fakeMeasurer) ServeEach(ctx context.Context, peers []Member) []error {
+	errs := make([]error, len(peers))
+	if len(peers) > 1+len(f.more) {
+		for i := range errs {
+			errs[i] = fmt.Errorf("%d peers, %d listeners", len(peers), 1+len(f.more))
+		}
+		return errs
+	}
+	var wg sync.WaitGroup
+	for i, peer := range peers {
+		ln := f.ln
+		if i > 0 {
+			ln = f.more[i-1]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f.serveOn(ctx, ln, peer)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// serveOn accepts peer's one connection on ln and answers its hello.
+func (f *fakeMeasurer) serveOn(ctx context.Context, ln *net.TCPListener, peer Member) error {
 	if err := f.enter(ctx, roleServe, peer.Rank); err != nil {
 		return err
 	}
 	dl, _ := ctx.Deadline()
-	f.ln.SetDeadline(dl)
-	stop := context.AfterFunc(ctx, func() { f.ln.SetDeadline(time.Unix(1, 0)) })
+	ln.SetDeadline(dl)
+	stop := context.AfterFunc(ctx, func() { ln.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	c, err := f.ln.Accept()
+	c, err := ln.Accept()
 	if err != nil {
 		return fmt.Errorf("accept: %w", err)
 	}
@@ -176,6 +226,9 @@ type world struct {
 	// between, if set, is called with rank 0's address once it listens,
 	// before the other ranks start.
 	between func(addr string)
+	// oneListener registers one listener a rank whatever the pattern
+	// needs (ListenersFor).
+	oneListener bool
 }
 
 func newWorld(t *testing.T, n int) *world {
@@ -208,6 +261,9 @@ func (w *world) run(t *testing.T) (*Document, []error) {
 		cfg := testConfig(r, n)
 		cfg.Coordinator = addr
 		cfg.Self.Addr = w.measurers[r].addr()
+		if k := ListenersFor(w.cfg.Pattern, n); k > 1 && !w.oneListener {
+			cfg.Self.Listeners = w.measurers[r].listenMore(t, k)
+		}
 		cfg.IOTimeout = time.Second
 		sc := w.cfg
 		sc.Measurer = w.measurers[r]

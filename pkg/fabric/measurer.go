@@ -22,6 +22,16 @@ type Measurer interface {
 	Measure(ctx context.Context, peer Member) (PairResult, error)
 }
 
+// ConcurrentServer is a Measurer that can serve several pairs at once,
+// as an incast round's receiver does; the sweep refuses such a round's
+// pairs with a Measurer that is not one.
+type ConcurrentServer interface {
+	// ServeEach serves peers[i] on the rank's listener i (see
+	// Member.ListenerAddr), all at once, and returns when every one is
+	// done: errs[i] is peers[i]'s error, nil when served.
+	ServeEach(ctx context.Context, peers []Member) (errs []error)
+}
+
 // PairResult is one pair's measurement.
 type PairResult struct {
 	// Data is the full result, encoded to JSON into the document (the
@@ -40,19 +50,29 @@ func perform(ctx context.Context, m Measurer, members []Member, a *assignMsg, pa
 	if a.Role == roleIdle {
 		return d
 	}
-	if a.Peer < 0 || a.Peer >= len(members) {
-		d.Error = fmt.Sprintf("assignment names peer %d, outside 0..%d", a.Peer, len(members)-1)
-		return d
+	for _, p := range append([]int{a.Peer}, a.Peers...) {
+		if p < 0 || p >= len(members) {
+			d.Error = fmt.Sprintf("assignment names peer %d, outside 0..%d", p, len(members)-1)
+			return d
+		}
 	}
 	peer := members[a.Peer]
 	ctx, cancel := context.WithTimeout(ctx, pairTimeout)
 	defer cancel()
 	start := time.Now()
 	var err error
-	switch a.Role {
-	case roleServe:
+	switch {
+	case a.Role == roleServe && len(a.Peers) > 0:
+		serveEach(ctx, m, members, a.Peers, d, pairTimeout)
+	case a.Role == roleServe:
 		err = m.Serve(ctx, peer)
-	case roleMeasure:
+	case a.Role == roleMeasure:
+		addr, ok := peer.ListenerAddr(a.Listener)
+		if !ok {
+			err = fmt.Errorf("assignment names listener %d of %s, which registered %d", a.Listener, peer, max(len(peer.Listeners), 1))
+			break
+		}
+		peer.Addr = addr
 		var res PairResult
 		if res, err = m.Measure(ctx, peer); err == nil {
 			err = encodeResult(d, res)
@@ -62,13 +82,45 @@ func perform(ctx context.Context, m Measurer, members []Member, a *assignMsg, pa
 	}
 	d.ElapsedNS = time.Since(start).Nanoseconds()
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-			err = fmt.Errorf("%w (the pair's time, %s, is up)", err, fmtDuration(pairTimeout))
-		}
-		d.Error = err.Error()
+		d.Error = timeUp(ctx, err, pairTimeout).Error()
 		d.Figures, d.Result = nil, nil
 	}
 	return d
+}
+
+// serveEach serves peers at once on this rank's listeners and puts the
+// errors of those that failed in d.PeerErrors, by rank; a Measurer that
+// cannot serve several pairs fails them all.
+func serveEach(ctx context.Context, m Measurer, members []Member, peers []int, d *doneMsg, pairTimeout time.Duration) {
+	ps := make([]Member, len(peers))
+	for i, p := range peers {
+		ps[i] = members[p]
+	}
+	errs := make([]error, len(ps))
+	if cs, ok := m.(ConcurrentServer); ok {
+		errs = cs.ServeEach(ctx, ps)
+	} else {
+		for i := range errs {
+			errs[i] = errors.New("this rank's measurer cannot serve several pairs at once")
+		}
+	}
+	for i, err := range errs {
+		if i >= len(peers) || err == nil {
+			continue
+		}
+		if d.PeerErrors == nil {
+			d.PeerErrors = map[int]string{}
+		}
+		d.PeerErrors[peers[i]] = timeUp(ctx, err, pairTimeout).Error()
+	}
+}
+
+// timeUp says in err that the pair's time is up, when it is.
+func timeUp(ctx context.Context, err error, pairTimeout time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		return fmt.Errorf("%w (the pair's time, %s, is up)", err, fmtDuration(pairTimeout))
+	}
+	return err
 }
 
 // errAbandoned is why a server stopped when rank 0 said its pair's

@@ -18,6 +18,10 @@ type Member struct {
 	// Addr is the HOST:PORT of the rank's measurement listener, where its
 	// Measurer serves.
 	Addr string `json:"addr"`
+	// Listeners are the HOST:PORT of every measurement listener when the
+	// rank has more than one (ListenersFor: the incast pattern), Addr
+	// first; nil for one.
+	Listeners []string `json:"listeners,omitempty"`
 	// Device is the RDMA device measured (mlx5_0, rxe0, ...).
 	Device string `json:"device"`
 	// DeviceWhy says why this device: "named by -d", "the only RDMA
@@ -44,6 +48,18 @@ func (m Member) String() string {
 		return fmt.Sprintf("rank %d", m.Rank)
 	}
 	return fmt.Sprintf("rank %d (%s)", m.Rank, m.Hostname)
+}
+
+// ListenerAddr is where listener i of the rank serves: Addr for 0, else
+// Listeners[i]; false when it has no listener i.
+func (m Member) ListenerAddr(i int) (string, bool) {
+	switch {
+	case i == 0:
+		return m.Addr, true
+	case i > 0 && i < len(m.Listeners):
+		return m.Listeners[i], true
+	}
+	return "", false
 }
 
 // CanonicalParams is params as one canonical string: a JSON object with

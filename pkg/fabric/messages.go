@@ -19,7 +19,10 @@ import "encoding/json"
 // Rank 0 sends abandon to the serving rank of a pair as soon as the
 // measuring rank reports a failure, so that the server stops waiting for
 // a client that will not come rather than waiting out the pair's time; a
-// server that was done already ignores it.
+// server that was done already ignores it. A rank serving several pairs
+// at once (an incast round's receiver, assign{peers}) gets no abandon:
+// its other pairs go on, and the failed one's listener waits out the
+// pair's time unless its server saw the client fail.
 //
 // The suspects' re-measurements (recheck.go) are more rounds of the same
 // assign and done, numbered after the schedule's, each of one pair: the
@@ -77,6 +80,13 @@ type assignMsg struct {
 	Round int    `json:"round"`
 	Role  string `json:"role"`
 	Peer  int    `json:"peer"`
+	// Peers, for a rank that serves several pairs at once (an incast
+	// round's receiver), are the measuring ranks, the one its listener i
+	// serves at i; Peer is then the first. Nil for one pair.
+	Peers []int `json:"peers,omitempty"`
+	// Listener, for a measuring rank, is which of Peer's listeners it
+	// dials (Member.ListenerAddr); 0 is Member.Addr.
+	Listener int `json:"listener,omitempty"`
 }
 
 // doneMsg is a rank's report of a round: for the measuring rank, the
@@ -87,4 +97,8 @@ type doneMsg struct {
 	Figures   map[string]float64 `json:"figures,omitempty"`
 	Result    json.RawMessage    `json:"result,omitempty"`
 	ElapsedNS int64              `json:"elapsed_ns,omitempty"`
+	// PeerErrors, from a rank that served several pairs at once, are
+	// the errors of the pairs whose serving failed, by the measuring
+	// rank; Error is then empty.
+	PeerErrors map[int]string `json:"peer_errors,omitempty"`
 }

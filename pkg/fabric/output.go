@@ -148,8 +148,8 @@ func Save(dir string, doc *Document) (string, error) {
 }
 
 // WriteTable writes what rank 0 prints: the run, its members, a matrix
-// per metric, a halves sweep's round totals (RoundTotalLines), and the
-// findings.
+// per metric, a halves or incast sweep's round totals (RoundTotalLines),
+// and the findings.
 func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	ew := &display.ErrWriter{W: w}
 	ew.Printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",

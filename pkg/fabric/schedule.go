@@ -26,10 +26,31 @@ const (
 	// rest on another) its rounds are N/2 pairs between two hosts, whose
 	// sum RoundTotals gives.
 	PatternHalves = "halves"
+	// PatternIncast measures N-1 senders into one receiver at once
+	// (N-to-1, incast): in round r every other rank -> r, the receiver
+	// rotating over the ranks, so N rounds in all. The receiver serves
+	// its N-1 pairs at once, one listener each (ListenersFor); N is at
+	// most MaxIncastWorldSize. RoundTotals gives the receiver's sum.
+	PatternIncast = "incast"
 )
 
 // Patterns lists the schedule patterns in the order the help shows them.
-var Patterns = []string{PatternPairs, PatternRing, PatternOneToAll, PatternHalves}
+var Patterns = []string{PatternPairs, PatternRing, PatternOneToAll, PatternHalves, PatternIncast}
+
+// MaxIncastWorldSize bounds the incast pattern's world: each rank opens
+// a measurement listener for every other rank (ListenersFor), and a
+// receiver runs as many servers at once.
+const MaxIncastWorldSize = 64
+
+// ListenersFor is how many measurement listeners each rank needs for
+// pattern's schedule of n ranks: one per pair it serves in a round, so 1
+// but under incast, whose receiver serves n-1 pairs at once.
+func ListenersFor(pattern string, n int) int {
+	if pattern == PatternIncast {
+		return max(n-1, 1)
+	}
+	return 1
+}
 
 // Pair is one measurement: Src measures against Dst, which serves.
 type Pair struct {
@@ -37,9 +58,23 @@ type Pair struct {
 	Dst int `json:"dst"`
 }
 
-// Round is a set of pairs measured at the same time; no rank is in more
-// than one of its pairs.
+// Round is a set of pairs measured at the same time. No rank measures
+// (Src) in two of its pairs, and no rank both measures and serves (Dst).
+// A rank serves one of its pairs, but for an incast round's receiver,
+// which serves all of them at once, on its ListenersFor listeners (see
+// Member.Listeners); Round.Served gives what each serving rank serves.
 type Round []Pair
+
+// Served maps each serving rank of the round to the measuring ranks it
+// serves, in the round's order: one each, or several for an incast
+// round's receiver (its listener i serves the i-th).
+func (r Round) Served() map[int][]int {
+	out := make(map[int][]int, len(r))
+	for _, p := range r {
+		out[p.Dst] = append(out[p.Dst], p.Src)
+	}
+	return out
+}
 
 // Schedule returns the rounds of pattern for n ranks, pairs sorted by Src
 // within a round. n must be 2 to MaxWorldSize.
@@ -82,6 +117,11 @@ func rounds(pattern string, n int) (int, func(int) Round, error) {
 			return 0, nil, fmt.Errorf("pattern %s for %d ranks: want an even number of ranks (2, 4, 6 ...), the first half paired with the second", pattern, n)
 		}
 		return 2, func(i int) Round { return halvesRound(n, i == 1) }, nil
+	case PatternIncast:
+		if n > MaxIncastWorldSize {
+			return 0, nil, fmt.Errorf("pattern %s for %d ranks: want 2 to %d (the receiver serves every other rank at once, a listener each)", pattern, n, MaxIncastWorldSize)
+		}
+		return n, func(i int) Round { return incastRound(n, i) }, nil
 	}
 	return 0, nil, fmt.Errorf("pattern %q: want %s", pattern, strings.Join(Patterns, ", "))
 }
@@ -104,6 +144,17 @@ func halvesRound(n int, reverse bool) Round {
 			p.Src, p.Dst = p.Dst, p.Src
 		}
 		r = append(r, p)
+	}
+	return r
+}
+
+// incastRound is every rank but dst -> dst.
+func incastRound(n, dst int) Round {
+	r := make(Round, 0, n-1)
+	for i := range n {
+		if i != dst {
+			r = append(r, Pair{Src: i, Dst: dst})
+		}
 	}
 	return r
 }

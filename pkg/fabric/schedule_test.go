@@ -160,13 +160,81 @@ func TestScheduleHalves(t *testing.T) {
 	}
 }
 
+// TestScheduleIncast: round r is every other rank -> r, so n rounds
+// measure every ordered pair once; within a round no rank measures twice
+// and no rank both measures and serves, as Round promises, and Served
+// names the receiver's n-1 peers in order; ListenersFor is n-1 for
+// incast, 1 for the others; a world above MaxIncastWorldSize is refused,
+// by CheckPattern too.
+func TestScheduleIncast(t *testing.T) {
+	for n := 2; n <= MaxIncastWorldSize; n++ {
+		rounds, err := Schedule(PatternIncast, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rounds) != n {
+			t.Fatalf("n=%d: %d rounds, want %d", n, len(rounds), n)
+		}
+		seen := make([]int, n*n)
+		for ri, r := range rounds {
+			if len(r) != n-1 {
+				t.Fatalf("n=%d round %d: %d pairs, want %d", n, ri+1, len(r), n-1)
+			}
+			measures, serves := make([]int, n), make([]int, n)
+			for _, p := range r {
+				if p.Dst != ri || p.Src == p.Dst || p.Src < 0 || p.Src >= n {
+					t.Fatalf("n=%d round %d: pair %+v, want a sender -> %d", n, ri+1, p, ri)
+				}
+				measures[p.Src]++
+				serves[p.Dst]++
+				seen[p.Src*n+p.Dst]++
+			}
+			for rank := range n {
+				if measures[rank] > 1 || measures[rank] > 0 && serves[rank] > 0 {
+					t.Fatalf("n=%d round %d: rank %d measures %d and serves %d pairs", n, ri+1, rank, measures[rank], serves[rank])
+				}
+			}
+			served := r.Served()
+			if len(served) != 1 || len(served[ri]) != n-1 {
+				t.Fatalf("n=%d round %d: served %v, want rank %d serving %d", n, ri+1, served, ri, n-1)
+			}
+			for i, src := range served[ri] {
+				if src != r[i].Src {
+					t.Fatalf("n=%d round %d: listener %d serves %d, want %d (the round's order)", n, ri+1, i, src, r[i].Src)
+				}
+			}
+		}
+		for s := range n {
+			for d := range n {
+				if got, w := seen[s*n+d], boolInt(s != d); got != w {
+					t.Fatalf("n=%d: pair %d->%d measured %d times, want %d", n, s, d, got, w)
+				}
+			}
+		}
+		if got := ListenersFor(PatternIncast, n); got != n-1 {
+			t.Errorf("ListenersFor(incast, %d) = %d, want %d", n, got, n-1)
+		}
+		if got := ListenersFor(PatternPairs, n); got != 1 {
+			t.Errorf("ListenersFor(pairs, %d) = %d, want 1", n, got)
+		}
+	}
+	for _, n := range []int{MaxIncastWorldSize + 1, 1024} {
+		if err := CheckPattern(PatternIncast, n); err == nil || !strings.Contains(err.Error(), "want 2 to 64 (the receiver serves every other rank at once") {
+			t.Errorf("CheckPattern(incast, %d) = %v, want it refused", n, err)
+		}
+	}
+	if err := CheckPattern(PatternIncast, 1); err == nil || !strings.Contains(err.Error(), "want 2 to") {
+		t.Errorf("CheckPattern(incast, 1) = %v, want it refused", err)
+	}
+}
+
 func TestScheduleErrors(t *testing.T) {
 	for _, c := range []struct {
 		pattern string
 		n       int
 		want    string
 	}{
-		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all, halves`},
+		{"mesh", 4, `pattern "mesh": want pairs, ring, one-to-all, halves, incast`},
 		{PatternPairs, 1, "schedule for 1 ranks: want 2 to 1024"},
 		{PatternRing, 0, "schedule for 0 ranks: want 2 to 1024"},
 		{PatternOneToAll, -1, "schedule for -1 ranks: want 2 to 1024"},
@@ -183,12 +251,17 @@ func TestScheduleErrors(t *testing.T) {
 	}
 }
 
-// TestScheduleLimit: every pattern schedules the largest world.
+// TestScheduleLimit: every pattern schedules the largest world it
+// allows: MaxWorldSize, MaxIncastWorldSize for incast.
 func TestScheduleLimit(t *testing.T) {
 	for _, p := range Patterns {
-		rounds, err := Schedule(p, MaxWorldSize)
-		if err != nil || Plan(rounds, 0).Hosts != MaxWorldSize {
-			t.Errorf("Schedule(%q, %d): %d rounds, %v", p, MaxWorldSize, len(rounds), err)
+		n := MaxWorldSize
+		if p == PatternIncast {
+			n = MaxIncastWorldSize
+		}
+		rounds, err := Schedule(p, n)
+		if err != nil || Plan(rounds, 0).Hosts != n {
+			t.Errorf("Schedule(%q, %d): %d rounds, %v", p, n, len(rounds), err)
 		}
 	}
 }

@@ -53,7 +53,9 @@ type SweepConfig struct {
 // Sweep measures the schedule's pairs round by round, in lockstep through
 // rank 0: in each round rank 0 tells every rank its part (serve, measure
 // or stay idle) and waits for every rank's report before the next round,
-// so no host is in two measurements at once.
+// so no host is in two rounds at once. Within a round a host measures or
+// serves one pair, but an incast round's receiver, which serves its
+// round's pairs at once, one listener each (see Round).
 //
 // After the schedule's rounds, rank 0 finds the suspects (FindSuspects)
 // and re-measures each beside its reference pair in rounds of one pair

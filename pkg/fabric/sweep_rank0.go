@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	}
 	count, roundAt, err := rounds(cfg.Pattern, n)
 	if err == nil {
-		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check())
+		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check(), checkListeners(s.Members, cfg.Pattern))
 	}
 	var log *PairLog
 	if err == nil {
@@ -84,6 +85,19 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	sw.doc.FinishedAt = time.Now()
 	sw.doc.Status = StatusComplete
 	return sw.doc, nil
+}
+
+// checkListeners refuses members with fewer measurement listeners than
+// pattern needs (ListenersFor): a rank started with another pattern's
+// set-up could not serve an incast round's pairs.
+func checkListeners(members []Member, pattern string) error {
+	need := ListenersFor(pattern, len(members))
+	for _, m := range members {
+		if got := max(len(m.Listeners), 1); got < need {
+			return fmt.Errorf("%s registered %d measurement listener(s), pattern %s needs %d", m, got, pattern, need)
+		}
+	}
+	return nil
 }
 
 // abort ends a sweep that cannot go on: it tells every rank, and returns
@@ -150,15 +164,29 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 	n := len(sw.alive)
 	roles := make([]*assignMsg, n)
 	outs := make([]PairOutcome, 0, len(pairs))
+	var live Round
 	for _, p := range pairs {
 		o := PairOutcome{Round: num, Src: p.Src, Dst: p.Dst}
 		if why := sw.gone(p.Src, p.Dst); why != "" {
 			o.Status, o.Error = StatusFailed, "not measured: "+why
 		} else {
-			roles[p.Src] = &assignMsg{Round: num, Role: roleMeasure, Peer: p.Dst}
-			roles[p.Dst] = &assignMsg{Round: num, Role: roleServe, Peer: p.Src}
+			live = append(live, p)
 		}
 		outs = append(outs, o)
+	}
+	served := live.Served()
+	for _, p := range live {
+		srcs := served[p.Dst]
+		if len(srcs) == 1 {
+			roles[p.Src] = &assignMsg{Round: num, Role: roleMeasure, Peer: p.Dst}
+			roles[p.Dst] = &assignMsg{Round: num, Role: roleServe, Peer: p.Src}
+			continue
+		}
+		// An incast receiver: its listener i serves srcs[i].
+		roles[p.Src] = &assignMsg{Round: num, Role: roleMeasure, Peer: p.Dst, Listener: slices.Index(srcs, p.Src)}
+		if roles[p.Dst] == nil {
+			roles[p.Dst] = &assignMsg{Round: num, Role: roleServe, Peer: srcs[0], Peers: srcs}
+		}
 	}
 	reports := make([]*doneMsg, n)
 	waiting := make([]bool, n)
@@ -207,7 +235,7 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 				sw.depart(r, num, fmt.Sprintf("protocol error: sent %q in round %d", ev.msg.Type, num))
 			default:
 				reports[r] = ev.msg.Done
-				if a := roles[r]; a != nil && a.Role == roleMeasure && ev.msg.Done.Error != "" && waiting[a.Peer] {
+				if a := roles[r]; a != nil && a.Role == roleMeasure && ev.msg.Done.Error != "" && waiting[a.Peer] && roles[a.Peer].Peers == nil {
 					sw.abandon(ctx, num, a.Peer, stopLocal)
 				}
 			}
@@ -277,6 +305,8 @@ func (sw *sweeper) resolve(o *PairOutcome, reports []*doneMsg) {
 		errs = append(errs, sw.why[o.Dst])
 	case dst.Error != "":
 		errs = append(errs, fmt.Sprintf("serve on %s: %s", sw.s.Members[o.Dst], dst.Error))
+	case dst.PeerErrors[o.Src] != "":
+		errs = append(errs, fmt.Sprintf("serve on %s: %s", sw.s.Members[o.Dst], dst.PeerErrors[o.Src]))
 	}
 	if len(errs) > 0 {
 		o.Status, o.Error = StatusFailed, strings.Join(errs, "; ")

@@ -265,10 +265,10 @@ func TestSweepBadPattern(t *testing.T) {
 	w := newWorld(t, 2)
 	w.cfg.Pattern = "mesh"
 	doc, errs := w.run(t)
-	if want := `sweep: pattern "mesh": want pairs, ring, one-to-all, halves`; doc != nil || errs[0] == nil || errs[0].Error() != want {
+	if want := `sweep: pattern "mesh": want pairs, ring, one-to-all, halves, incast`; doc != nil || errs[0] == nil || errs[0].Error() != want {
 		t.Errorf("rank 0: %v, want %q", errs[0], want)
 	}
-	if want := `sweep of rank 1: rank 0 stopped the sweep: pattern "mesh": want pairs, ring, one-to-all, halves`; errs[1] == nil || errs[1].Error() != want {
+	if want := `sweep of rank 1: rank 0 stopped the sweep: pattern "mesh": want pairs, ring, one-to-all, halves, incast`; errs[1] == nil || errs[1].Error() != want {
 		t.Errorf("rank 1: %v, want %q", errs[1], want)
 	}
 }

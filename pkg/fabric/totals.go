@@ -14,9 +14,14 @@ import (
 // Latency does not add up, and is not summed.
 var summedUnits = map[string]bool{metric.BW.Unit: true, metric.MsgRate.Unit: true}
 
+// totalled are the patterns RoundTotalLines sums: their rounds are
+// concurrent pairs meant to load one link or host together.
+var totalled = map[string]bool{PatternHalves: true, PatternIncast: true}
+
 // RoundTotal is a round's aggregate for one bandwidth workload: its
 // figures summed over the round's pairs, which ran at the same time
-// (osu_mbw_mr's figure, under the halves pattern).
+// (osu_mbw_mr's figure, under the halves pattern; the receiver's intake,
+// under incast).
 type RoundTotal struct {
 	// Round is the round, 1-based.
 	Round int
@@ -48,7 +53,8 @@ type MetricSum struct {
 // of every bandwidth workload (the metrics in Gb/s or Mpps), counting the
 // pairs that were measured only; rounds in order, then workloads in the
 // document's order. It holds every pair of every round: meant for a
-// schedule of few rounds such as halves. Its error is the pair log's.
+// schedule of few rounds such as halves, or incast's (at most
+// MaxIncastWorldSize rounds). Its error is the pair log's.
 func (d *Document) RoundTotals() ([]RoundTotal, error) {
 	byWorkload := map[string][]string{}
 	for _, m := range d.Metrics() {
@@ -125,13 +131,15 @@ const RoundTotalsHeading = "round totals: a round's pairs ran at once; their ban
 const roundTotalsShown = 4
 
 // RoundTotalLines are the round totals as rank 0's table prints them,
-// for a halves sweep (nil for another pattern, or a probe): a heading,
+// for a halves or incast sweep, whose rounds' pairs share a link (nil for
+// another pattern, or a probe): under incast a round's sum is what its
+// receiver took in from all its senders at once. A heading,
 // then a line a round and workload, "round 1 (4 pairs at once, 0->4
 // 1->5 2->6 3->7): write_bw 3.21 Gb/s, 6.3 Mpps in all", a sum with a
 // pair whose run was not clean marked as the matrices mark its cell,
 // then the mark's footnote.
 func RoundTotalLines(d *Document) ([]string, error) {
-	if d.Schedule.Pattern != PatternHalves || d.Probe {
+	if !totalled[d.Schedule.Pattern] || d.Probe {
 		return nil, nil
 	}
 	totals, err := d.RoundTotals()

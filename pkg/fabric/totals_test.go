@@ -110,7 +110,8 @@ func TestRoundTotals(t *testing.T) {
 }
 
 // TestRoundTotalsOtherCases: every pair of a round failed; another
-// pattern and a probe print no totals, though the rule sums them.
+// pattern and a probe print no totals, though the rule sums them; the
+// incast pattern prints them as halves does.
 func TestRoundTotalsOtherCases(t *testing.T) {
 	doc := halvesDoc(t)
 	for i := range doc.Pairs {
@@ -124,6 +125,10 @@ func TestRoundTotalsOtherCases(t *testing.T) {
 	}
 	if want := "  round 2 (2 pairs at once, 2->0 3->1): write_bw no pair measured (2 of 2 failed)"; len(lines) != 4 || lines[2] != want {
 		t.Errorf("lines %q, want line 3 %q", lines, want)
+	}
+	doc.Schedule.Pattern = PatternIncast
+	if got, err := RoundTotalLines(doc); err != nil || strings.Join(got, "\n") != strings.Join(lines, "\n") {
+		t.Errorf("pattern incast: %q, %v; want %q", got, err, lines)
 	}
 	doc.Schedule.Pattern = PatternPairs
 	if lines, err := RoundTotalLines(doc); lines != nil || err != nil {

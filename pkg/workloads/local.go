@@ -45,6 +45,9 @@ type Local struct {
 	// MaxMemory bounds what one run may allocate on this side, in bytes;
 	// 0: half of the host's memory (see CheckMemory).
 	MaxMemory uint64
+	// memoryShare, set by Share, says that MaxMemory is a share of the
+	// bound for runs served at once, and of which.
+	memoryShare string
 	// Token is the shared secret a server requires of its clients, and a
 	// client sends; "" for none.
 	Token string

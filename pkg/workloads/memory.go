@@ -74,11 +74,7 @@ func MemoryOf(s point.Resolved, client bool, runs int) Memory {
 // limit for what is registered): the error gives the figures and what to
 // change. who names the side for the message.
 func (l Local) CheckMemory(need Memory, who string) error {
-	total := l.MaxMemory
-	what := "--max-memory"
-	if total == 0 {
-		total, what = hostMemory()/2, "half of this host's memory"
-	}
+	total, what := l.memoryBound()
 	if total > 0 && need.Total > total {
 		return fmt.Errorf("the run needs %s of memory on the %s, above %s (%s): lower -s, -q or -n (-D keeps latency in bounded memory)",
 			mib(need.Total), who, mib(total), what)
@@ -94,6 +90,31 @@ func (l Local) CheckMemory(need Memory, who string) error {
 			mib(need.Pinned), who, mib(rl.Cur))
 	}
 	return nil
+}
+
+// memoryBound is what one run may allocate on this side and what says
+// so: --max-memory, a share of it (Share), or half of the host's memory.
+func (l Local) memoryBound() (uint64, string) {
+	switch {
+	case l.memoryShare != "":
+		return l.MaxMemory, l.memoryShare
+	case l.MaxMemory > 0:
+		return l.MaxMemory, "--max-memory"
+	}
+	return hostMemory() / 2, "half of this host's memory"
+}
+
+// Share is l for one of k runs served at once by this process (an incast
+// receiver's servers, one a listener): its memory bound split k ways, so
+// that the k runs together stay within it. The refusal names the share.
+func (l Local) Share(k int) Local {
+	if k <= 1 {
+		return l
+	}
+	total, what := l.memoryBound()
+	l.MaxMemory = total / uint64(k)
+	l.memoryShare = fmt.Sprintf("1/%d of %s, for %d runs at once", k, what, k)
+	return l
 }
 
 func mib(b uint64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" }

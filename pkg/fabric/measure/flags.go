@@ -96,6 +96,9 @@ func (f *Flags) Check() error {
 	if err := f.Config.Check(); err != nil {
 		return inputerr.Wrap(err)
 	}
+	if f.Config.Pattern == fabric.PatternIncast && fs.Changed("port") {
+		return inputerr.New("-p %d with --pattern incast: each rank opens a listener per other rank, on free ports -p cannot name; leave -p out (or use another pattern)", f.Bench.Port)
+	}
 	if f.Config.Probe {
 		if err := f.probe(); err != nil {
 			return err

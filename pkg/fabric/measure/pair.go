@@ -10,6 +10,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rdma-bench/rdma-bench/pkg/exchange"
@@ -23,10 +24,12 @@ import (
 // serves the Src's points as one announced sweep on its measurement
 // listener, with a one-shot server; the Src runs each point against it.
 type PairMeasurer struct {
-	Specs    []point.Resolved // one per workload, in order
-	Local    workloads.Local
-	Device   *report.Device // nil when every workload is TCP
-	Listener *exchange.Listener
+	Specs  []point.Resolved // one per workload, in order
+	Local  workloads.Local
+	Device *report.Device // nil when every workload is TCP
+	// Listeners are the rank's measurement listeners, its Member.Addr's
+	// first: one, or one per pair an incast receiver serves at once.
+	Listeners []*exchange.Listener
 	// FiguresOnly leaves the pair's Data nil.
 	FiguresOnly bool
 	// NewDocument starts a pair's report document (tool, host, time).
@@ -36,8 +39,38 @@ type PairMeasurer struct {
 // Serve serves peer's points, all the workloads of the pair, and returns
 // when the last is done (or failed, or ctx ended).
 func (m *PairMeasurer) Serve(ctx context.Context, peer fabric.Member) error {
-	sv := &workloads.Server{Local: m.Local}
-	if err := sv.Serve(ctx, m.Listener); err != nil {
+	return serve(ctx, m.Local, m.Listeners[0], peer)
+}
+
+// ServeEach serves peers[i] on listener i, all at once, each with its own
+// one-shot server (one run at a time each, as Serve) and a 1/k share of
+// this side's memory bound (workloads.Local.Share), so that the k runs
+// together stay within it.
+func (m *PairMeasurer) ServeEach(ctx context.Context, peers []fabric.Member) []error {
+	errs := make([]error, len(peers))
+	if len(peers) > len(m.Listeners) {
+		for i := range errs {
+			errs[i] = fmt.Errorf("%d pairs to serve at once on %d listeners", len(peers), len(m.Listeners))
+		}
+		return errs
+	}
+	local := m.Local.Share(len(peers))
+	var wg sync.WaitGroup
+	for i, peer := range peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = serve(ctx, local, m.Listeners[i], peer)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// serve serves peer's points on ln with a one-shot server.
+func serve(ctx context.Context, local workloads.Local, ln *exchange.Listener, peer fabric.Member) error {
+	sv := &workloads.Server{Local: local}
+	if err := sv.Serve(ctx, ln); err != nil {
 		return fmt.Errorf("serving %s: %w", peer, err)
 	}
 	return nil

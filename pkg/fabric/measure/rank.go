@@ -47,12 +47,13 @@ type Setup struct {
 type Rank struct {
 	cfg  *Config
 	s    Setup
-	ln   *exchange.Listener
+	lns  []*exchange.Listener // Member.Addr's first
 	self fabric.Member
 	host string // the host or address the others dial
 }
 
-// NewRank reads the device's GID, opens the measurement listener and
+// NewRank reads the device's GID, opens the measurement listeners (one,
+// or one per pair an incast receiver serves: fabric.ListenersFor) and
 // describes this rank for the rendezvous. A device that cannot be
 // opened gives pkg/verbs' error as is; a listener that cannot open is a
 // bad input (package inputerr), but for a port in use.
@@ -77,18 +78,46 @@ func NewRank(cfg *Config, s Setup) (*Rank, error) {
 	if r.host == "" {
 		r.host = hostname
 	}
-	if r.ln, err = exchange.Listen("", s.Port); err != nil {
+	ln, err := exchange.Listen("", s.Port)
+	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
 			return nil, fmt.Errorf("measurement listener: %w (one rank per host with -p, or leave -p out for a free port)", err)
 		}
 		return nil, inputerr.Wrap(fmt.Errorf("measurement listener: %w", err))
 	}
-	r.self.Addr = net.JoinHostPort(r.host, strconv.Itoa(r.ln.Port()))
+	r.lns = []*exchange.Listener{ln}
+	r.self.Addr = net.JoinHostPort(r.host, strconv.Itoa(ln.Port()))
+	if err := r.listenMore(fabric.ListenersFor(cfg.Pattern, s.World.Size)); err != nil {
+		r.Close()
+		return nil, err
+	}
 	return r, nil
 }
 
-// Close closes the measurement listener.
-func (r *Rank) Close() { r.ln.Close() }
+// listenMore opens listeners on free ports until the rank has n, for an
+// incast receiver's pairs, and lists them all in r.self.Listeners.
+func (r *Rank) listenMore(n int) error {
+	if n <= 1 {
+		return nil
+	}
+	r.self.Listeners = []string{r.self.Addr}
+	for len(r.lns) < n {
+		ln, err := exchange.Listen("", 0)
+		if err != nil {
+			return fmt.Errorf("measurement listener %d of %d: %w", len(r.lns)+1, n, err)
+		}
+		r.lns = append(r.lns, ln)
+		r.self.Listeners = append(r.self.Listeners, net.JoinHostPort(r.host, strconv.Itoa(ln.Port())))
+	}
+	return nil
+}
+
+// Close closes the measurement listeners.
+func (r *Rank) Close() {
+	for _, ln := range r.lns {
+		ln.Close()
+	}
+}
 
 // DeviceGID reads the GID the runs use on d's port. An error of opening
 // the device is pkg/verbs' as is.
@@ -122,7 +151,7 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 	}
 	drop := cfg.DropResults(world.Size)
 	sc := fabric.SweepConfig{Pattern: cfg.Pattern, PairTimeout: cfg.PairTimeout, Workloads: cfg.Workloads, DropResults: drop,
-		Measurer: &PairMeasurer{Specs: r.s.Specs, Local: r.s.Local, Device: r.s.Device, Listener: r.ln,
+		Measurer: &PairMeasurer{Specs: r.s.Specs, Local: r.s.Local, Device: r.s.Device, Listeners: r.lns,
 			FiguresOnly: drop, NewDocument: r.s.NewDocument},
 		Outliers: fabric.OutlierOptions{ThresholdPct: cfg.ThresholdPct, Metrics: cfg.MatrixMetrics()},
 		Recheck:  fabric.RecheckOptions{MaxPairs: cfg.OutlierPairs, Time: cfg.OutlierTime}, Probe: cfg.Probe}

@@ -126,6 +126,7 @@ func TestFabricBadInput(t *testing.T) {
 		{nil, []string{"tcp_lat", "--pattern", "incast", "--rank", "1", "--world-size", "65", "--coordinator", "127.0.0.1:1"}, "--pattern: pattern incast for 65 ranks: want 2 to 64 (the receiver serves every other rank at once, a listener each)"},
 		{nil, []string{"tcp_lat", "--pattern", "incast", "--plan", "--world-size", "100"}, "pattern incast for 100 ranks: want 2 to 64"},
 		{nil, []string{"tcp_lat", "--pattern", "incast", "--rank", "0", "--world-size", "1", "--coordinator", "h:1"}, "world size 1 (manual): want 2 to 1024 processes"},
+		{nil, slices.Concat([]string{"tcp_bw", "tcp_lat", "--pattern", "incast"}, manual), "--pattern incast with 2 workloads (tcp_bw, tcp_lat): incast measures one workload a sweep"},
 		{nil, slices.Concat([]string{"tcp_lat", "--pattern", "incast", "-p", "18515"}, manual), "-p 18515 with --pattern incast: each rank opens a listener per other rank, on free ports -p cannot name; leave -p out"},
 		{nil, slices.Concat([]string{"tcp_lat", "--threshold", "0"}, manual), "--threshold 0: want a percentage above 0 such as 20"},
 		{nil, slices.Concat([]string{"tcp_lat", "--threshold", "NaN"}, manual), "--threshold NaN"},

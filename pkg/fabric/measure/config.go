@@ -117,6 +117,12 @@ func (c *Config) Check() error {
 	if _, err := fabric.Schedule(c.Pattern, 2); err != nil {
 		return fmt.Errorf("--pattern %q: want %s", c.Pattern, strings.Join(fabric.Patterns, ", "))
 	}
+	if c.Pattern == fabric.PatternIncast && len(c.Workloads) > 1 {
+		// A pair runs its workloads one after another and the senders
+		// are not kept in step: one sender's latency run would meet the
+		// others' bandwidth into the same receiver.
+		return fmt.Errorf("--pattern incast with %d workloads (%s): incast measures one workload a sweep, so that every sender into a receiver runs it at the same time; run one fabric sweep per workload", len(c.Workloads), strings.Join(c.Workloads, ", "))
+	}
 	if !(c.ThresholdPct > 0) || c.ThresholdPct > 1e6 {
 		return fmt.Errorf("--threshold %v: want a percentage above 0 such as 20", c.ThresholdPct)
 	}

@@ -18,11 +18,12 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )
 
-// TestFabricRoundTotals: four TCP ranks by hand sweep a pattern whose
-// rounds hold several pairs at once, with tcp_bw for 1 s: halves (0->2
+// TestFabricRoundTotals: four ranks by hand sweep a pattern whose rounds
+// hold several pairs at once, with write_bw for 3 s where there is a
+// device, else tcp_bw for 1 s: halves (0->2
 // 1->3, then 2->0 3->1) and incast (in round r the three other ranks
 // into rank r-1, each rank registering three listeners). Every pair is
-// measured in its round; the round's tcp_bw runs overlap in time (for
+// measured in its round; the round's runs overlap in time (for
 // incast: the receiver served them at once, one one-shot server a
 // listener, or two would have been told it is busy); rank 0's table
 // prints each round's totals between the matrices and the findings, each
@@ -30,6 +31,10 @@ import (
 // fabric.RoundTotals; the HTML report of the saved document shows the
 // same lines.
 func TestFabricRoundTotals(t *testing.T) {
+	wl, secs := "tcp_bw", "1"
+	if len(testenv.Devices()) > 0 {
+		wl, secs = "write_bw", "3" // the runs' set-up takes longer in the emulator
+	}
 	for _, c := range []struct {
 		pattern   string
 		rounds    [][]string // each round's pairs, by source
@@ -40,7 +45,7 @@ func TestFabricRoundTotals(t *testing.T) {
 	} {
 		t.Run(c.pattern, func(t *testing.T) {
 			dir := t.TempDir()
-			args := []string{"tcp_bw", "-D", "1", "--pattern", c.pattern, "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
+			args := []string{wl, "-D", secs, "--pattern", c.pattern, "--coordinator", "127.0.0.1:" + testenv.FreePort(t), "--advertise", "127.0.0.1",
 				"--threshold", "1000000", "--pair-timeout", "30s"}
 			ps := startRanks(t, 4, []int{1, 2, 3}, args...)
 			rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "4",
@@ -72,10 +77,10 @@ func TestFabricRoundTotals(t *testing.T) {
 			t.Logf("rank 0:\n%s", table)
 			lines := []string{fabric.RoundTotalsHeading}
 			for i, want := range c.rounds {
-				lines = append(lines, checkRoundTotal(t, d, string(table), i+1, want))
+				lines = append(lines, checkRoundTotal(t, d, string(table), wl, i+1, want))
 			}
 			at := strings.Index(string(table), fabric.RoundTotalsHeading)
-			if at < 0 || at < strings.Index(string(table), "tcp_bw.bw_gbps: rows measure") || at > strings.Index(string(table), "no failed pair, no outlier") {
+			if at < 0 || at < strings.Index(string(table), wl+".bw_gbps: rows measure") || at > strings.Index(string(table), "no failed pair, no outlier") {
 				t.Errorf("totals missing, or not between the matrices and the findings:\n%s", table)
 			}
 			out := filepath.Join(dir, "fabric.html")
@@ -92,9 +97,9 @@ func TestFabricRoundTotals(t *testing.T) {
 	}
 }
 
-// checkRoundTotal checks round num of d: its pairs are want, their tcp_bw
-// runs overlap, and the table prints their sums; it returns the line.
-func checkRoundTotal(t *testing.T, d *fabricJSON, table string, num int, want []string) string {
+// checkRoundTotal checks round num of d: its pairs are want, their runs
+// of wl overlap, and the table prints their sums; it returns the line.
+func checkRoundTotal(t *testing.T, d *fabricJSON, table, wl string, num int, want []string) string {
 	t.Helper()
 	var bw, rate float64
 	var names []string
@@ -105,14 +110,14 @@ func checkRoundTotal(t *testing.T, d *fabricJSON, table string, num int, want []
 			continue
 		}
 		names = append(names, fmt.Sprintf("%d->%d", p.Src, p.Dst))
-		b, ok1 := p.Figures.Get("tcp_bw.bw_gbps")
-		r, ok2 := p.Figures.Get("tcp_bw.msg_rate_mpps")
+		b, ok1 := p.Figures.Get(wl + ".bw_gbps")
+		r, ok2 := p.Figures.Get(wl + ".msg_rate_mpps")
 		if !ok1 || !ok2 {
 			t.Fatalf("pair %d->%d: figures %v", p.Src, p.Dst, p.Figures)
 		}
 		bw, rate = bw+b, rate+r
-		unclean = unclean || d.Matrix("tcp_bw.bw_gbps").Caveat(p.Src, p.Dst)&fabric.CaveatUnclean != 0
-		start, end := bwWindow(t, p)
+		unclean = unclean || d.Matrix(wl+".bw_gbps").Caveat(p.Src, p.Dst)&fabric.CaveatUnclean != 0
+		start, end := runWindow(t, p, wl)
 		if start.After(last) {
 			last = start
 		}
@@ -125,9 +130,9 @@ func checkRoundTotal(t *testing.T, d *fabricJSON, table string, num int, want []
 		t.Fatalf("round %d: pairs %v, want %v", num, names, want)
 	}
 	if !last.Before(first) {
-		t.Errorf("round %d: the pairs' tcp_bw runs do not overlap: the last began at %s, the first ended at %s", num, last.Format(time.StampMicro), first.Format(time.StampMicro))
+		t.Errorf("round %d: the pairs' runs do not overlap: the last began at %s, the first ended at %s", num, last.Format(time.StampMicro), first.Format(time.StampMicro))
 	}
-	line := fmt.Sprintf("round %d (%d pairs at once, %s): tcp_bw %s, %s in all", num, len(want), strings.Join(want, " "),
+	line := fmt.Sprintf("round %d (%d pairs at once, %s): %s %s, %s in all", num, len(want), strings.Join(want, " "), wl,
 		display.Marked(display.Significant(bw, 4)+" Gb/s", false, unclean), display.Marked(display.Significant(rate, 4)+" Mpps", false, unclean))
 	if !strings.Contains(table, "\n  "+line+"\n") {
 		t.Errorf("table lacks %q:\n%s", line, table)
@@ -135,9 +140,13 @@ func checkRoundTotal(t *testing.T, d *fabricJSON, table string, num int, want []
 	return line
 }
 
-// bwWindow is when p's tcp_bw run measured: its run's start and that
-// plus its timed part, from the pair's result document.
-func bwWindow(t *testing.T, p fabric.PairOutcome) (time.Time, time.Time) {
+// runWindow is about when p's run of wl measured, anchored at its end:
+// the run began at its started_at, before its set-up, and the pair (wl
+// alone) ended ElapsedNS later, after a short teardown; the timed part
+// (its elapsed_ns) is taken back from that end. Set-up times differ from
+// pair to pair, teardowns hardly, so a receiver that served its senders
+// one after another would show as windows that do not overlap.
+func runWindow(t *testing.T, p fabric.PairOutcome, wl string) (time.Time, time.Time) {
 	t.Helper()
 	var res struct {
 		Results []struct {
@@ -151,11 +160,13 @@ func bwWindow(t *testing.T, p fabric.PairOutcome) (time.Time, time.Time) {
 	if err := json.Unmarshal(p.Result, &res); err != nil {
 		t.Fatalf("pair %d->%d: result: %v", p.Src, p.Dst, err)
 	}
-	for _, r := range res.Results {
-		if r.Workload == "tcp_bw" && len(r.Runs) == 1 && !r.Runs[0].StartedAt.IsZero() && r.Runs[0].ElapsedNS > 0 {
-			return r.Runs[0].StartedAt, r.Runs[0].StartedAt.Add(time.Duration(r.Runs[0].ElapsedNS))
-		}
+	if len(res.Results) != 1 || p.ElapsedNS <= 0 {
+		t.Fatalf("pair %d->%d: %d results, elapsed %d ns: want %s alone and the pair's time", p.Src, p.Dst, len(res.Results), p.ElapsedNS, wl)
 	}
-	t.Fatalf("pair %d->%d: no tcp_bw run with a start and a length in %s", p.Src, p.Dst, p.Result)
-	return time.Time{}, time.Time{}
+	r := res.Results[0]
+	if r.Workload != wl || len(r.Runs) != 1 || r.Runs[0].StartedAt.IsZero() || r.Runs[0].ElapsedNS <= 0 || r.Runs[0].ElapsedNS > p.ElapsedNS {
+		t.Fatalf("pair %d->%d: no %s run with a start and a length within the pair's %d ns in %s", p.Src, p.Dst, wl, p.ElapsedNS, p.Result)
+	}
+	end := r.Runs[0].StartedAt.Add(time.Duration(p.ElapsedNS))
+	return end.Add(-time.Duration(r.Runs[0].ElapsedNS)), end
 }

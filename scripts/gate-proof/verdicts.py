@@ -126,7 +126,11 @@ def sessions(root):
         by[d.get("label", "")].append((d["started_at"], f))
     return {k: [f for _, f in sorted(v)] for k, v in by.items()}
 
+SESSION_GAP = []  # ["--session-gap", D] for compare and history, when given
+
 def run(binary, args):
+    if args[0] in ("compare", "history"):
+        args = args + SESSION_GAP
     p = subprocess.run([binary] + args, capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
@@ -244,8 +248,12 @@ def shift(t, hours, seconds=0):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="./rdma-bench")
+    ap.add_argument("--session-gap", help="passed to compare and history: sessions taken back to back, seconds apart, "
+                    "are one session at their default of a minute")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
+    if a.session_gap:
+        SESSION_GAP.extend(["--session-gap", a.session_gap])
     for root in a.dirs:
         print(f"### {os.path.basename(root.rstrip('/'))}\n")
         width_table(root)

@@ -38,8 +38,8 @@ type RecheckOptions struct {
 	LookEvery, MaxPairs int
 	// Time bounds the re-measurement of all the suspects: each suspect,
 	// in turn, gets an equal share of what is left of it, and stops
-	// before a pair that would overrun its share (judged by its last
-	// pair's time), undecided unless a look decided.
+	// before a pair that would overrun its share (judged by its longest
+	// pair so far), undecided unless a look decided.
 	Time time.Duration
 }
 
@@ -204,8 +204,8 @@ func (sw *sweeper) recheck(ctx context.Context, num int) error {
 // recheckOne re-measures one suspect: pairs of the suspect and the
 // reference, the suspect first in odd pairs, a look every o.LookEvery
 // pairs, until a look decides or o.MaxPairs, or until the next pair would
-// overrun share (judged by the last pair's time; the first pair is always
-// measured). A pair that fails, or the time running out, ends it with a
+// overrun share (judged by the longest pair so far, its look included;
+// the first pair is always measured). A pair that fails, or the time running out, ends it with a
 // last look at the pairs so far (still within the plan's looks).
 func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Threshold, o RecheckOptions, plan compare.Plan, share time.Duration, num *int) error {
 	r := &Recheck{LoPct: compare.LoBound(math.Inf(-1)), HiPct: compare.HiBound(math.Inf(1)), ShareNS: share.Nanoseconds()}
@@ -214,10 +214,10 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 	defer func() { r.ElapsedNS = time.Since(began).Nanoseconds() }()
 	sus, ref := Pair{Src: s.Src.Rank, Dst: s.Dst.Rank}, Pair{Src: s.Reference.Src.Rank, Dst: s.Reference.Dst.Rank}
 	workload, _, _ := strings.Cut(s.Metric, ".")
-	looked := 0            // pairs at the last look
-	var last time.Duration // the last pair's time
+	looked := 0               // pairs at the last look
+	var longest time.Duration // the longest pair so far, its look included
 	for n := 1; n <= o.MaxPairs && r.Error == ""; n++ {
-		if n > 1 && time.Since(began)+last > share {
+		if n > 1 && time.Since(began)+longest > share {
 			r.TimeUp = true
 			break
 		}
@@ -263,7 +263,6 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 		r.Suspect, r.Reference = append(r.Suspect, got[0]), append(r.Reference, got[1])
 		r.SuspectFirst = append(r.SuspectFirst, first)
 		r.Pairs = n
-		last = time.Since(pairBegan)
 		if n%o.LookEvery == 0 || n == o.MaxPairs {
 			r.look(th, plan.Confidence())
 			looked = n
@@ -271,6 +270,7 @@ func (sw *sweeper) recheckOne(ctx context.Context, s *Suspect, th compare.Thresh
 				return nil
 			}
 		}
+		longest = max(longest, time.Since(pairBegan))
 	}
 	if r.Pairs > looked {
 		r.look(th, plan.Confidence()) // a failed pair or the time ended it: the pairs since the last look

@@ -318,6 +318,9 @@ func TestRecheckUndecided(t *testing.T) {
 // gets its share (the first half, the second what is left), stops before
 // a pair that would overrun it, undecided with its share said, and the
 // whole re-measurement ends near the bound, not after the most pairs.
+// The stop is a forecast from the pairs so far, so a pair slower than
+// all before it (a loaded CI runner) may pass the share by its excess:
+// slack allows 20 ms of that, half of one sleep.
 func TestRecheckTimeUp(t *testing.T) {
 	w := newWorld(t, 4)
 	w.cfg.Recheck = RecheckOptions{LookEvery: 4, MaxPairs: 100, Time: time.Second}
@@ -337,6 +340,7 @@ func TestRecheckTimeUp(t *testing.T) {
 			rechecking.Store(true)
 		}
 	}}
+	const slack = 20 * time.Millisecond
 	began := time.Now()
 	doc := runRecheck(t, w)
 	checkRechecks(t, doc)
@@ -348,7 +352,7 @@ func TestRecheckTimeUp(t *testing.T) {
 		s := &doc.Suspects[i]
 		r := s.Recheck
 		spent += time.Duration(r.ElapsedNS)
-		if !r.TimeUp || r.Decision != compare.Undecided || r.Pairs < 2 || r.Pairs >= 100 || time.Duration(r.ElapsedNS) > time.Duration(r.ShareNS) {
+		if !r.TimeUp || r.Decision != compare.Undecided || r.Pairs < 2 || r.Pairs >= 100 || time.Duration(r.ElapsedNS) > time.Duration(r.ShareNS)+slack {
 			t.Errorf("suspect %d: time up %v, %s after %d pairs in %s of a %s share", i+1, r.TimeUp, s.Finding(), r.Pairs,
 				time.Duration(r.ElapsedNS), time.Duration(r.ShareNS))
 		}
@@ -356,7 +360,7 @@ func TestRecheckTimeUp(t *testing.T) {
 			t.Errorf("suspect %d: %s", i+1, recheckText(s))
 		}
 	}
-	if spent > time.Second {
+	if spent > time.Second+slack {
 		t.Errorf("re-measured for %s of a 1s bound (the whole run %s)", spent, time.Since(began))
 	}
 	if text := findings(t, doc); !strings.Contains(text, "at most 100 times and 1s in all: 0 outliers, 2 undecided\n") {

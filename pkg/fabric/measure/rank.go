@@ -78,6 +78,7 @@ func NewRank(cfg *Config, s Setup) (*Rank, error) {
 	if r.host == "" {
 		r.host = hostname
 	}
+	workloads.Prepare() // the device's provider library is mapped by now
 	ln, err := exchange.Listen("", s.Port)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {

@@ -5,10 +5,13 @@
 //
 // Clock: rb_now_ns (clock.h), CLOCK_MONOTONIC_RAW through the vDSO, or a
 // TSC calibrated against it where the vDSO cannot answer.
+#include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/eventfd.h>
 #include "loop.h"
 
 #define ACK_BATCH 64
@@ -90,11 +93,33 @@ void rb_engine_free(struct rb_engine *e)
 		ibv_ack_cq_events(e->cq, (unsigned int)e->unacked);
 		e->unacked = 0;
 	}
+	if (e->wake_fd >= 0) {
+		close(e->wake_fd);
+		e->wake_fd = -1;
+	}
+}
+
+// rb_engine_wake_open makes the event-mode engine's wake_fd; 0 or errno.
+int rb_engine_wake_open(struct rb_engine *e)
+{
+	e->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	return e->wake_fd < 0 ? errno : 0;
+}
+
+// wake ends a wait_event in progress, or the next one (after a flag was
+// stored, so that the woken loop sees it).
+static void wake(struct rb_engine *e)
+{
+	uint64_t one = 1;
+	if (e->wake_fd >= 0 && write(e->wake_fd, &one, sizeof(one)) < 0) {
+		// EAGAIN: the counter is full, a wake is pending anyway.
+	}
 }
 
 void rb_engine_stop(struct rb_engine *e)
 {
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELEASE);
+	wake(e);
 }
 
 int rbe_stopped(struct rb_engine *e)
@@ -132,6 +157,7 @@ void rb_engine_arm_window(struct rb_engine *e, uint64_t at)
 void rb_engine_stop_recv(struct rb_engine *e)
 {
 	__atomic_store_n(&e->recv_stop, 1, __ATOMIC_RELEASE);
+	wake(e);
 }
 
 int rbe_recv_stopped(struct rb_engine *e)
@@ -272,17 +298,31 @@ int rbe_post(struct rb_engine *e, int qi, uint32_t count, uint64_t total, uint32
 }
 
 // wait_event blocks up to EVENT_WAIT_MS for a completion event, after
-// arming the CQ. It returns RB_OK whether or not an event came: the caller
-// polls again and checks its deadlines.
+// arming the CQ, or until woken (rb_engine_stop, rb_engine_stop_recv: the
+// wake is consumed, so that a loop that goes on, such as a sender whose
+// peer stopped receiving, blocks again at its next wait). It returns
+// RB_OK whether or not an event came: the caller polls again and checks
+// its deadlines and flags.
 static int wait_event(struct rb_engine *e)
 {
 	struct ibv_cq *cq;
 	void *ctx;
-	struct pollfd pfd = { .fd = e->channel->fd, .events = POLLIN };
-	int r = poll(&pfd, 1, EVENT_WAIT_MS);
+	struct pollfd pfd[2] = {
+		{ .fd = e->channel->fd, .events = POLLIN },
+		{ .fd = e->wake_fd, .events = POLLIN }, // poll skips a negative fd
+	};
+	int r = poll(pfd, 2, EVENT_WAIT_MS);
 	if (r < 0 && errno != EINTR)
 		return rbe_verb_error(e, "poll(completion channel)", errno);
 	if (r <= 0)
+		return RB_OK;
+	if (pfd[1].revents & POLLIN) {
+		uint64_t n;
+		if (read(e->wake_fd, &n, sizeof(n)) < 0) {
+			// EAGAIN: another wait consumed it; nothing to do.
+		}
+	}
+	if (!(pfd[0].revents & POLLIN))
 		return RB_OK;
 	if (ibv_get_cq_event(e->channel, &cq, &ctx))
 		return rbe_verb_error(e, "ibv_get_cq_event", errno ? errno : EIO);

@@ -126,10 +126,15 @@ func New(spec Spec) (*Engine, error) {
 	}
 	e := (*C.struct_rb_engine)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_rb_engine{}))))
 	eng := &Engine{e: e, spec: spec}
+	e.wake_fd = -1
 	e.verb = C.int(spec.Verb)
 	if spec.Events {
 		e.events = 1
 		e.channel = (*C.struct_ibv_comp_channel)(spec.CQ.RawChannel())
+		if errno := C.rb_engine_wake_open(e); errno != 0 {
+			eng.Close()
+			return nil, fmt.Errorf("creating engine: eventfd: %w", syscall.Errno(errno))
+		}
 	}
 	e.size = C.uint32_t(spec.Size)
 	e.tx_depth = C.uint32_t(spec.TxDepth)

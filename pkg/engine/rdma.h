@@ -64,6 +64,10 @@ struct rb_engine {
 	struct ibv_cq *cq;
 	struct ibv_srq *srq; // when set, the receive queue of every QP
 	struct ibv_comp_channel *channel;
+	// wake_fd (event mode; else -1) is an eventfd that rb_engine_stop and
+	// rb_engine_stop_recv write, so that a loop waiting for a completion
+	// event sees the request at once, not after EVENT_WAIT_MS.
+	int wake_fd;
 	int nqps;
 	struct rb_eqp *qps;
 
@@ -104,6 +108,7 @@ struct rb_engine {
 
 int rb_engine_prepare(struct rb_engine *e);
 void rb_engine_free(struct rb_engine *e);
+int rb_engine_wake_open(struct rb_engine *e);
 void rb_engine_stop(struct rb_engine *e);
 void rb_engine_stop_recv(struct rb_engine *e);
 // rb_engine_reset_live starts counting live_ops from now (after a

@@ -4,9 +4,10 @@ package measure
 
 import (
 	"fmt"
-	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 	"io"
 	"time"
+
+	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
 )

@@ -12,7 +12,7 @@ func (n *rdmaSide) pinger(i int) pingLoop { return n.ws[i].eng }
 func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	c, eng := n.s.spec, n.ws[i].eng
 	nRecv := uint64(0)
-	if n.s.plan.recv {
+	if n.s.planOf(i).recv {
 		nRecv = engine.Forever
 	}
 	if c.Warmup > 0 {
@@ -26,6 +26,9 @@ func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	deadline, nSend := int64(0), uint64(c.Warmup+c.Iterations)
 	if c.Duration > 0 {
 		deadline, nSend = engine.Now()+c.Duration.Nanoseconds(), engine.Forever
+	}
+	if n.s.isLoader(i) {
+		deadline, nSend = engine.Now()+loaderSpan(c).Nanoseconds(), engine.Forever
 	}
 	r.peak = newPeakTracker(n.peakWindow(), c.Size)
 	defer func() {
@@ -94,8 +97,8 @@ func (n *rdmaSide) liveOps() uint64 {
 func (n *rdmaSide) endPassive() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for _, wk := range n.ws {
-		if n.s.plan.pong {
+	for i, wk := range n.ws {
+		if n.s.planOf(i).pong {
 			wk.eng.Stop()
 		} else {
 			wk.eng.StopRecv()

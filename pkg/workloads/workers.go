@@ -72,10 +72,10 @@ func (s *session) active(i int, r *workerResult) error {
 	if i == 0 {
 		tk = newTicker(s.local, s.spec, s.side.liveOps)
 	}
-	switch {
-	case s.plan.ping:
+	switch p := s.planOf(i); {
+	case p.ping:
 		return s.ping(s.side.pinger(i), r, tk)
-	case s.plan.send:
+	case p.send:
 		return s.side.send(i, r, tk)
 	}
 	return nil
@@ -85,10 +85,10 @@ func (s *session) active(i int, r *workerResult) error {
 func (s *session) passive(i int, r *workerResult) error {
 	var st engine.Status
 	var err error
-	switch {
-	case s.plan.pong:
+	switch p := s.planOf(i); {
+	case p.pong:
 		st, err = s.side.pong(i)
-	case s.plan.recv:
+	case p.recv:
 		st, err = s.side.recv(i, r)
 	default:
 		return nil

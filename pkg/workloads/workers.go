@@ -38,8 +38,10 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 	all.Add(n)
 	release := make(chan struct{})
 	for i := range n {
+		// Loaders are never pinned: the scheduler places them among the
+		// allowed CPUs, beside the measuring threads.
 		cpu := -1
-		if s.local.CPU >= 0 {
+		if s.local.CPU >= 0 && !s.isLoader(i) {
 			cpu = s.local.CPU + i
 		}
 		go func() {

@@ -87,7 +87,10 @@ func (n *rdmaSide) recv(i int, r *workerResult) (engine.Status, error) {
 
 func (n *rdmaSide) liveOps() uint64 {
 	ops := uint64(0)
-	for _, wk := range n.ws {
+	for i, wk := range n.ws {
+		if n.s.isLoader(i) {
+			continue // the live figures are the point's, not the load's
+		}
 		ops += wk.eng.LiveOps()
 	}
 	return ops

@@ -47,7 +47,16 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 		go func() {
 			defer all.Done()
 			r := &results[i]
+			ran := false
+			defer func() {
+				// A thread that could not be pinned never ran its
+				// part: it must not hold the others at the barrier.
+				if !ran {
+					active.Done()
+				}
+			}()
 			r.err = onThread(cpu, s.local.placedCPUs(), func() error {
+				ran = true
 				err := s.active(i, r)
 				if err == nil {
 					err = s.side.afterActive(i, r)

@@ -44,16 +44,16 @@ func TestLoadedLatencyBadInput(t *testing.T) {
 // loadedDoc is the part of a saved loaded-latency document the test reads.
 type loadedDoc struct {
 	Results []struct {
-		Params  map[string]json.RawMessage
-		Figures struct {
-			LatencyUS *struct {
-				P50   *float64 `json:"p50"`
-				P99   *float64 `json:"p99"`
-				P99_9 *float64 `json:"p99_9"`
-			} `json:"latency_us"`
-		}
-		OpenLoop *struct{ RateOPS int } `json:"open_loop"`
-		Loaded   *struct {
+		Params    map[string]json.RawMessage
+		LatencyUS *struct {
+			P50   *float64 `json:"p50"`
+			P99   *float64 `json:"p99"`
+			P99_9 *float64 `json:"p99_9"`
+		} `json:"latency_us"`
+		OpenLoop *struct {
+			RateOPS int `json:"rate_ops"`
+		} `json:"open_loop"`
+		Loaded *struct {
 			Loaders  int
 			Workload string
 			BwGbps   *float64 `json:"bw_gbps"`
@@ -104,7 +104,7 @@ func TestLoadedLatency(t *testing.T) {
 	}
 	var bw []float64
 	for i, res := range d.Results {
-		l := res.Figures.LatencyUS
+		l := res.LatencyUS
 		if l == nil || l.P50 == nil || l.P99 == nil || l.P99_9 == nil || res.OpenLoop == nil || res.OpenLoop.RateOPS != 1000 {
 			t.Errorf("level %d: no open-loop p50/p99/p99.9 at 1000 ops/s: %+v", i, res)
 		}

@@ -11,6 +11,10 @@ func (n *rdmaSide) pinger(i int) pingLoop { return n.ws[i].eng }
 // then the timed part, which starts at the next post.
 func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	c, eng := n.s.spec, n.ws[i].eng
+	loader, k := n.s.isLoader(i), i-c.ThreadCount()
+	if loader {
+		defer n.s.load.streaming(k) // also when the warm-up failed
+	}
 	nRecv := uint64(0)
 	if n.s.planOf(i).recv {
 		nRecv = engine.Forever
@@ -27,8 +31,10 @@ func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	if c.Duration > 0 {
 		deadline, nSend = engine.Now()+c.Duration.Nanoseconds(), engine.Forever
 	}
-	if n.s.isLoader(i) {
-		deadline, nSend = engine.Now()+loaderSpan(c).Nanoseconds(), engine.Forever
+	if loader {
+		// A loader streams until the latency loop is done (loadSync).
+		deadline, nSend = 0, engine.Forever
+		n.s.load.streaming(k)
 	}
 	r.peak = newPeakTracker(n.peakWindow(), c.Size)
 	defer func() {
@@ -38,6 +44,9 @@ func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	}()
 	tk.start(eng)
 	for {
+		if loader {
+			deadline = n.s.load.next(eng)
+		}
 		st, err := eng.Stream(nSend, nRecv, deadline, true)
 		ts, counts := eng.Samples()
 		for k := range counts {

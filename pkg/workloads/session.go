@@ -30,6 +30,9 @@ type session struct {
 	// counterpart's (catalog.LoaderOf); workers from spec.ThreadCount()
 	// on are loaders.
 	loader plan
+	// load holds a client's latency loop and loaders together; nil
+	// without loaders, and on the server (whose loaders only answer).
+	load   *loadSync
 	conn   *exchange.Conn
 	side   side
 	cmPort int // rdma_cm's port: the exchange's port number
@@ -44,6 +47,9 @@ func newSession(spec point.Resolved, local Local, w catalog.Workload, r role, co
 	s := &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
 	if lw, ok := catalog.LoaderOf(w); ok && spec.Loaders > 0 {
 		s.loader = planFor(lw, spec, r)
+		if s.loader.send {
+			s.load = newLoadSync(spec.Loaders)
+		}
 	}
 	return s
 }

@@ -52,6 +52,7 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 				// A thread that could not be pinned never ran its
 				// part: it must not hold the others at the barrier.
 				if !ran {
+					s.load.end() // nor keep loaders streaming for it
 					active.Done()
 				}
 			}()
@@ -85,6 +86,10 @@ func (s *session) active(i int, r *workerResult) error {
 	}
 	switch p := s.planOf(i); {
 	case p.ping:
+		// Loaded: the loaders stream before the warm-up begins and
+		// until the timed part ends.
+		s.load.awaitLoad()
+		defer s.load.end()
 		return s.ping(s.side.pinger(i), r, tk)
 	case p.send:
 		return s.side.send(i, r, tk)

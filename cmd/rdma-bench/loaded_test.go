@@ -139,3 +139,32 @@ func TestLoadedLatency(t *testing.T) {
 		}
 	}
 }
+
+// loadedFixture is a real document of soft-RoCE in the VM: rdma-bench run
+// write_lat --loopback -s 64 --rate 1000 --loaders 0,1,2,3,4,5,6,7,8 -D 1
+// --save. Its loaded_curves says the knee is at 1 loader.
+const loadedFixture = "testdata/plot/loaded.json"
+
+// TestPlotLoaded: a saved loaded-latency document gets its chart, with
+// the knee it recorded; asked of a document without one, it is bad input.
+func TestPlotLoaded(t *testing.T) {
+	dir := t.TempDir()
+	r := runHere(t, 60*time.Second, "plot", loadedFixture, "--dir", dir, "--charts", "loaded")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	name := "loaded_write_lat_RC_poll_64B_at_1000ops"
+	assertFiles(t, dir, []string{name})
+	texts := svgTexts(t, filepath.Join(dir, name+".svg"))
+	for _, w := range []string{"write_lat RC poll 64 B at 1000 ops/s: latency against loaders' bandwidth", "knee: 1 loaders, 0.00933 Gb/s", "p99.9", "0.03"} {
+		if !hasText(texts, w) {
+			t.Errorf("%s.svg: no text %q in %q", name, w, texts)
+		}
+	}
+	parent := t.TempDir()
+	r = runHere(t, 30*time.Second, "plot", fixtures+"base.json", "--charts", "loaded", "--dir", filepath.Join(parent, "plots"))
+	if want := "loaded: no loaded-latency curve in the documents"; r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
+	}
+	assertEmpty(t, parent)
+}

@@ -128,7 +128,7 @@ func TestLoadedLatency(t *testing.T) {
 	}
 	c := d.LoadedCurves[0]
 	if c.KneeLoaders == nil && !strings.HasPrefix(c.Summary, "no knee up to 7 loaders") ||
-		c.KneeLoaders != nil && !strings.HasPrefix(c.Summary, "knee at "+strconv.Itoa(*c.KneeLoaders)+" loaders") {
+		c.KneeLoaders != nil && !strings.HasPrefix(c.Summary, "knee at "+strconv.Itoa(*c.KneeLoaders)+" loader") {
 		t.Errorf("loaded curve: knee %v, summary %q", c.KneeLoaders, c.Summary)
 	}
 	name := "loaded_write_lat_RC_poll_64B_at_1000ops"
@@ -156,7 +156,7 @@ func TestPlotLoaded(t *testing.T) {
 	name := "loaded_write_lat_RC_poll_64B_at_1000ops"
 	assertFiles(t, dir, []string{name})
 	texts := svgTexts(t, filepath.Join(dir, name+".svg"))
-	for _, w := range []string{"write_lat RC poll 64 B at 1000 ops/s: latency against loaders' bandwidth", "knee: 1 loaders, 0.00933 Gb/s", "p99.9", "0.03"} {
+	for _, w := range []string{"write_lat RC poll 64 B at 1000 ops/s: latency against loaders' bandwidth", "knee: 1 loader, 0.00933 Gb/s", "p99.9", "0.03"} {
 		if !hasText(texts, w) {
 			t.Errorf("%s.svg: no text %q in %q", name, w, texts)
 		}

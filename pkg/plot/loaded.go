@@ -84,7 +84,7 @@ func LatencyVsLoaders(title string, curves []LoadedCurve, caption Caption) (*Cha
 			if pt.Loaders == c.KneeLoaders {
 				p.Add(&refLine{vertical: true, x: pt.LoadersGbps, style: draw.LineStyle{Color: st.line.Color, Width: 1.2, Dashes: kneeDashes}})
 				knees++
-				kneeLabel = "knee: " + strconv.Itoa(pt.Loaders) + " loaders, " + display.Significant(pt.LoadersGbps, 3) + " Gb/s"
+				kneeLabel = "knee: " + strconv.Itoa(pt.Loaders) + " loader" + map[bool]string{true: "s"}[pt.Loaders != 1] + ", " + display.Significant(pt.LoadersGbps, 3) + " Gb/s"
 			}
 			markPercentiles(&marks, pt.LoadersGbps, pt.Caveat, pt.P50US, pt.P99US, pt.P99_9US)
 		}

@@ -161,6 +161,20 @@ func TestPlotLoaded(t *testing.T) {
 			t.Errorf("%s.svg: no text %q in %q", name, w, texts)
 		}
 	}
+	// Every kind: the levels share one spectrum, and stay off the
+	// latency-against-size chart (which then has nothing to draw).
+	dir = t.TempDir()
+	if r := runHere(t, 60*time.Second, "plot", loadedFixture, "--dir", dir); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	spectrum := "spectrum_write_lat_RC_poll_64B_at_1000ops"
+	assertFiles(t, dir, []string{name, spectrum})
+	texts = svgTexts(t, filepath.Join(dir, spectrum+".svg"))
+	for _, w := range []string{"latency spectrum at each loader level", "0 loaders", "1 loader", "8 loaders"} {
+		if !hasText(texts, w) {
+			t.Errorf("%s.svg: no text %q in %q", spectrum, w, texts)
+		}
+	}
 	parent := t.TempDir()
 	r = runHere(t, 30*time.Second, "plot", fixtures+"base.json", "--charts", "loaded", "--dir", filepath.Join(parent, "plots"))
 	if want := "loaded: no loaded-latency curve in the documents"; r.code != 2 || !strings.Contains(r.stderr, want) {

@@ -157,3 +157,12 @@ func (g *loadedGroup) verdict() (knee int, summaries []string) {
 	}
 	return knee, summaries
 }
+
+// loadersTag names a loader level in a spectrum's legend: "1 loader",
+// "3 loaders".
+func loadersTag(n int) string {
+	if n == 1 {
+		return "1 loader"
+	}
+	return strconv.Itoa(n) + " loaders"
+}

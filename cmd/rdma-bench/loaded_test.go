@@ -182,3 +182,19 @@ func TestPlotLoaded(t *testing.T) {
 	}
 	assertEmpty(t, parent)
 }
+
+// TestReportLoaded: the report has a section for the loaded curve: the
+// rule, the document's verdict, the chart and a row per level.
+func TestReportLoaded(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report.html")
+	if r := runHere(t, 60*time.Second, "report", loadedFixture, "-o", out); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	p := readPage(t, out)
+	for _, w := range []string{"Loaded latency", "the knee is the first level whose p99 passed 2 times the lowest level's",
+		"knee at 1 loaders (0.009 Gb/s of write_bw beside)", "loaders_BW[Gb/s]", "0.00933", "16490.495"} {
+		if !strings.Contains(p.text, w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/metric"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
@@ -165,4 +166,41 @@ func loadersTag(n int) string {
 		return "1 loader"
 	}
 	return strconv.Itoa(n) + " loaders"
+}
+
+// LoadedTable tabulates a side's loaded-latency curves, one row per
+// level: the loaders and their bandwidth, the latency loop's achieved
+// rate and percentiles from each operation's due time, and the knee.
+func LoadedTable(s *Group) plot.Table {
+	t := plot.Table{Header: []string{"point", "loaders", "loaders_BW[Gb/s]", "achieved[ops/s]", display.LatP50.Header, display.LatP99.Header,
+		display.LatP99_9.Header, "knee"}}
+	for _, g := range loadedGroups(s) {
+		also := maps.Clone(varying(s.Points, nil)[g.key.coarse()])
+		delete(also, "loaders")
+		label := Describe(g.key, also)
+		knee, _ := g.verdict()
+		for _, p := range g.points {
+			n := caveatOf(p).Samples
+			fig := func(c display.Column, m metric.Metric) string {
+				if v, ok := p.Figure(m.Name); ok {
+					return c.Cell(v, n)
+				}
+				return "-"
+			}
+			bw, achieved, mark := "-", "-", ""
+			if v := loadersGbps(p); p.Key.LoadersOf() > 0 && !math.IsNaN(v) {
+				bw = display.BWAverage.Cell(v, 0)
+			}
+			if o := p.Results[0].OpenLoop; o != nil && o.AchievedOPS != nil {
+				achieved = strconv.FormatFloat(*o.AchievedOPS, 'f', 0, 64)
+			}
+			if p.Key.LoadersOf() == knee {
+				mark = "knee"
+			}
+			t.Rows = append(t.Rows, []string{display.RowName(label, pointClean(p)), strconv.Itoa(p.Key.LoadersOf()), bw, achieved,
+				fig(display.LatP50, metric.LatP50), fig(display.LatP99, metric.LatP99), fig(display.LatP99_9, metric.LatP99_9), mark})
+		}
+	}
+	t.Notes = display.Footnotes(t.Rows)
+	return t
 }

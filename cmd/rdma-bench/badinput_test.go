@@ -50,6 +50,7 @@ var badInputs = map[string]struct{ outOfRange, malformed []badCase }{
 	"mcg":             {nil, []badCase{{[]string{"--mcg=maybe"}, "want true or false", false}, {[]string{"-g=2"}, "want true or false", false}}},
 	"rdma-cm":         {nil, []badCase{{[]string{"--rdma-cm=x"}, "want true or false", false}}},
 	"rate":            {[]badCase{{[]string{"--rate", "0"}, "from 1 to", false}, {[]string{"--rate", "900000000"}, "above what the clock can schedule", false}}, []badCase{{[]string{"--rate", "fast"}, "whole number", false}, {[]string{"--rate", "100,100"}, "in the list twice", false}}},
+	"loaders":         {[]badCase{{[]string{"--loaders", "65"}, "from 0 to 64", false}}, []badCase{{[]string{"--loaders", "many"}, "whole number", false}, {[]string{"--loaders", "1,1"}, "in the list twice", false}}},
 	"counters":        {nil, []badCase{{[]string{"--counters=maybe"}, "invalid argument", false}}},
 	"all":             {nil, []badCase{{[]string{"--all=x"}, "invalid argument", false}}},
 	"sweep-min":       {[]badCase{{[]string{"-a", "--sweep-min", "0"}, "at least 1 byte", false}}, []badCase{{[]string{"-a", "--sweep-min", "x"}, `size "x"`, false}}},

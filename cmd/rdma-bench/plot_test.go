@@ -79,7 +79,7 @@ func TestPlotBadInput(t *testing.T) {
 		args []string
 	}{
 		{"spectrum: no latency result in the documents: a spectrum needs latency points", []string{fixtures + "bw-only.json", "--charts", "spectrum"}},
-		{`unknown chart "pie": choose from latency, bandwidth, msgrate, cpu, spectrum, load, trend`, []string{base, "--charts", "latency,pie"}},
+		{`unknown chart "pie": choose from latency, bandwidth, msgrate, cpu, spectrum, load, loaded, trend`, []string{base, "--charts", "latency,pie"}},
 		{"trend: a trend needs documents of at least two labels, found 1", []string{base, "--charts", "trend"}},
 		{"--metric lat.p99: no trend to draw", []string{base, "--metric", "lat.p99"}},
 		{`trend metric "lat.p42": unknown: choose from lat.p50`, []string{base, "--metric", "lat.p42"}},

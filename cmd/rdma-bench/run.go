@@ -82,6 +82,9 @@ func runTo(ctx context.Context, args, cmdline []string, stdout, stderr io.Writer
 	if err := bench.CheckRDMAFlags(fs, []string{w.Name}); err != nil {
 		return err
 	}
+	if err := b.OneSweep(); err != nil {
+		return err
+	}
 	sizes, err := b.Sizes()
 	if err != nil {
 		return err

@@ -33,6 +33,7 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sizes := fs.String("sizes", "2,64,4K,64K,1M", "comma-separated message sizes")
 	fs.Lookup("duration").DefValue = "1"
 	_ = fs.MarkHidden("rate") // refused below: TCP has no open loop
+	_ = fs.MarkHidden("loaders")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +42,9 @@ func runSuite(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := b.Check(); err != nil {
 		return err
+	}
+	if fs.Changed("loaders") {
+		return usageError("--loaders does not apply to the suite: loaded latency is an open loop, which TCP has not; use run WORKLOAD --rate R --loaders 0,1,2")
 	}
 	if fs.Changed("rate") {
 		return usageError("--rate does not apply to the suite: it sets RDMA beside TCP, which has no open loop; use run WORKLOAD --rate")

@@ -164,15 +164,30 @@ func figureSections(sides []*results.Group, charts map[string][]results.NamedCha
 			}
 		}
 	}
+	loaded := plot.Section{Title: "Loaded latency", Charts: chartsOf(charts, "loaded")}
+	if len(loaded.Charts) > 0 {
+		loaded.Notes = append(loaded.Notes, fmt.Sprintf("open-loop latency at one offered rate beside loader QPs streaming the bandwidth counterpart on the same device (--loaders); "+
+			"the knee is the first level whose p99 passed %g times the lowest level's, or whose latency loop fell behind (achieved under %.0f%% of the rate)",
+			report.KneeLoadedP99, report.KneeAchieved*100))
+		for _, c := range results.LoadedCharts(sides) {
+			loaded.Notes = append(loaded.Notes, c.Summaries...)
+		}
+		for _, s := range sides {
+			if t := results.LoadedTable(s); len(t.Rows) > 0 {
+				t.Caption = sideCaption(s)
+				loaded.Tables = append(loaded.Tables, t)
+			}
+		}
+	}
 	// The spectra, one per latency point, come after the overview charts
 	// and tables rather than between them.
 	spectra := plot.Section{Title: "Latency spectra", Charts: chartsOf(charts, "spectrum"),
 		Notes: []string{"each latency point's percentiles from its HdrHistogram, out to the last one its samples can tell"}}
-	for _, s := range []*plot.Section{&lat, &load, &spectra} {
+	for _, s := range []*plot.Section{&lat, &load, &loaded, &spectra} {
 		s.Notes = append([]string{display.LatencyMeaning}, s.Notes...)
 	}
 	var out []plot.Section
-	for _, s := range []plot.Section{lat, load, bw, spectra} {
+	for _, s := range []plot.Section{lat, load, loaded, bw, spectra} {
 		if len(s.Tables) > 0 || len(s.Charts) > 0 {
 			out = append(out, s)
 		}

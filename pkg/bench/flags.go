@@ -38,6 +38,7 @@ type Flags struct {
 	maxMemory string
 	fs        *pflag.FlagSet
 	rate      *point.FlagValue // --rate, which run takes as a list
+	loaders   *point.FlagValue // --loaders, which run takes as a list
 }
 
 // TokenEnv names the environment variable that gives the token (better
@@ -51,8 +52,11 @@ func (b *Flags) Register(fs *pflag.FlagSet) {
 	b.Local = workloads.DefaultLocal()
 	for _, p := range point.Params() {
 		v := p.Value(&b.Spec)
-		if p.Key == "rate" {
+		switch p.Key {
+		case "rate":
 			b.rate = v
+		case "loaders":
+			b.loaders = v
 		}
 		f := fs.VarPF(v, p.Flag, p.Short, p.Usage)
 		if p.IsBool() {
@@ -211,10 +215,14 @@ func (b *Flags) RunSpecs(workload string, sizes []int) []point.Spec {
 	return specs
 }
 
-// rateSweep expands a point over run's --rate list: the closed loop (or,
+// rateSweep expands a point over run's --rate list, or its --loaders
+// list (loadedSweep): the closed loop (or,
 // for bandwidth, the unlimited stream) first, the curve's reference, then
 // each rate; the point alone when one rate or none was given.
 func (b *Flags) rateSweep(sp point.Spec) []point.Spec {
+	if b.loaders.IsList() {
+		return b.loaders.Sweep(sp) // one point a level, as listed
+	}
 	if !b.rate.IsList() {
 		return []point.Spec{sp}
 	}
@@ -223,10 +231,23 @@ func (b *Flags) rateSweep(sp point.Spec) []point.Spec {
 	return append([]point.Spec{ref}, b.rate.Sweep(sp)...)
 }
 
-// OneRate refuses a --rate list where one rate is meant (the server).
+// OneRate refuses a --rate or --loaders list where one value is meant
+// (the server).
 func (b *Flags) OneRate(cmd string) error {
 	if b.rate.IsList() {
 		return inputError("--rate %s: %s takes one rate; a list (a latency-against-load curve) is run's", b.rate, cmd)
+	}
+	if b.loaders.IsList() {
+		return inputError("--loaders %s: %s takes one count; a list (a loaded-latency curve) is run's", b.loaders, cmd)
+	}
+	return nil
+}
+
+// OneSweep refuses a --rate list beside a --loaders list: a loaded
+// curve is swept at one offered rate.
+func (b *Flags) OneSweep() error {
+	if b.rate.IsList() && b.loaders.IsList() {
+		return inputError("--rate %s with --loaders %s: sweep one of them; a loaded-latency curve holds the latency loop at one rate while the loaders rise", b.rate, b.loaders)
 	}
 	return nil
 }

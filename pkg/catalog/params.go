@@ -79,6 +79,10 @@ func rdmaWrite(w Workload) bool  { return w.Family == RDMA && w.Op == OpWrite }
 func rdmaAtomic(w Workload) bool { return w.Family == RDMA && w.Op == OpAtomic }
 func rdmaSend(w Workload) bool   { return w.Family == RDMA && w.Op == OpSend }
 
+// rdmaLoadable is a latency workload with a bandwidth counterpart that
+// loaders can stream beside it (LoaderOf).
+func rdmaLoadable(w Workload) bool { _, ok := LoaderOf(w); return ok }
+
 var one = []string{"", "0", "1"} // a count whose usual value is one
 
 // params is the table: the shared parameters in the order of --help, then
@@ -130,6 +134,8 @@ var params = []Param{
 		Usage: "send to multicast groups, over UD (the default transport with it) on RoCE: every receiving queue pair joins a group of its own, chosen per run, which the peer sends to (the JSON's params.mcast_groups)"},
 	{Key: "rate", Doc: "rate", Flag: "rate", Kind: ValueInt, Min: 1, Max: 1_000_000_000, Applies: rdma, List: true, Role: RoleIdentity, Absent: "0", Usual: []string{"", "0"},
 		Usage: "operations per second on a fixed schedule: open-loop latency, measured from each operation's due time, or a rate limit (bandwidth); run takes a list, measured after the closed loop, for a latency-against-load curve"},
+	{Key: "loaders", Doc: "loaders", Flag: "loaders", Kind: ValueInt, Min: 0, Max: 64, Applies: rdmaLoadable, List: true, Role: RoleIdentity, Absent: "0", Usual: []string{"", "0"},
+		Usage: "loaded latency: this many loader QPs, each on a thread of its own, stream the workload's bandwidth counterpart (write_lat: write_bw, send_lat: send_bw, read_lat: read_bw) on the same device while the latency is measured open-loop at --rate; run takes a list (0,1,2,...), one point a level, for a loaded-latency curve and its knee"},
 
 	// What the engine chose or the device gave, recorded in the document.
 	{Doc: "inline_bytes", Role: RoleIdentity},

@@ -134,3 +134,19 @@ func IsTCP(workload, transport string) bool {
 	}
 	return transport == "TCP"
 }
+
+// LoaderOf is the bandwidth workload that loads a latency workload's
+// device in a loaded-latency run (--loaders): its counterpart of the same
+// operation; false for one that has none loaders can stream (atomics,
+// TCP, a bandwidth workload).
+func LoaderOf(w Workload) (Workload, bool) {
+	if w.Family != RDMA || !w.Latency() || w.Op == OpAtomic {
+		return Workload{}, false
+	}
+	for _, b := range table {
+		if b.Family == RDMA && b.Op == w.Op && !b.Latency() {
+			return b, true
+		}
+	}
+	return Workload{}, false
+}

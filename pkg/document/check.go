@@ -34,6 +34,11 @@ func checkResult(r *Result) error {
 	if err := positive("bw_peak_gbps", r.BwPeakGbps); err != nil {
 		return fmt.Errorf("%s.%w", where, err)
 	}
+	if r.Loaded != nil {
+		if err := checkLoaded(r.Loaded); err != nil {
+			return err
+		}
+	}
 	if r.OpenLoop != nil {
 		if err := checkOpenLoop(r.OpenLoop); err != nil {
 			return fmt.Errorf("%s.%w", where, err)
@@ -182,4 +187,30 @@ func checkExpectation(x Expectation) error {
 		return err
 	}
 	return positive("value", x.Value)
+}
+
+// checkLoaded refuses loader figures a chart cannot place.
+func checkLoaded(l *Loaded) error {
+	if l.Loaders < 1 {
+		return fmt.Errorf("loaded.loaders is %d: want 1 loader or more (a run without loaders has no loaded block)", l.Loaders)
+	}
+	if l.ElapsedS < 0 {
+		return fmt.Errorf("loaded.elapsed_s is %v: want 0 or more", l.ElapsedS)
+	}
+	if l.BwGbps != nil && *l.BwGbps < 0 {
+		return fmt.Errorf("loaded.bw_gbps is %v: want 0 or more, or null", *l.BwGbps)
+	}
+	return nil
+}
+
+// checkLoadedCurve refuses a loaded curve without levels or whose knee
+// is not one of them.
+func checkLoadedCurve(c *LoadedCurve) error {
+	if len(c.Levels) == 0 {
+		return fmt.Errorf("levels is empty: want the curve's loader counts")
+	}
+	if c.KneeLoaders != nil && !slices.Contains(c.Levels, *c.KneeLoaders) {
+		return fmt.Errorf("knee_loaders %d is not one of levels %v: want one of them, or null", *c.KneeLoaders, c.Levels)
+	}
+	return nil
 }

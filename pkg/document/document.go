@@ -66,6 +66,9 @@ type Document struct {
 	// LoadCurves are the verdicts on the latency-against-load curves
 	// (points run at several offered rates); nil when none.
 	LoadCurves []*LoadCurve `json:"load_curves,omitempty"`
+	// LoadedCurves are the verdicts on the loaded-latency curves (points
+	// run beside several loader levels, --loaders); nil when none.
+	LoadedCurves []*LoadedCurve `json:"loaded_curves,omitempty"`
 }
 
 // Tool identifies the benchmark program.

@@ -83,11 +83,14 @@ func full(t *testing.T) *Document {
 		r.Runs[0].Status = StatusPartial
 		r.Params = map[string]json.RawMessage{"qps": json.RawMessage(`2`), "device": json.RawMessage(`"rxe0"`)}
 		r.OpenLoop.RateOPS = 1000
+		r.Loaded.Loaders = 2
 		r.Expectations[0].Op = ">="
 	}
 	d.Results[0].Server.Server, d.Results[0].Server.Runs = nil, nil
 	d.LoadCurves[0].RatesOPS = []int{1000, 4000}
 	d.LoadCurves[0].KneeOPS = &d.LoadCurves[0].RatesOPS[1]
+	d.LoadedCurves[0].Levels = []int{1, 2, 4}
+	d.LoadedCurves[0].KneeLoaders = &d.LoadedCurves[0].Levels[2]
 	return d
 }
 

@@ -239,6 +239,14 @@ func Parse(b []byte) (*Document, error) {
 			return nil, fmt.Errorf("load_curves[%d] (%s %s): %w", i, c.Workload, display.Size(c.SizeBytes), err)
 		}
 	}
+	for i, c := range d.LoadedCurves {
+		if c == nil {
+			return nil, fmt.Errorf("loaded_curves[%d] is null: want a curve object", i)
+		}
+		if err := checkLoadedCurve(c); err != nil {
+			return nil, fmt.Errorf("loaded_curves[%d] (%s %s): %w", i, c.Workload, display.Size(c.SizeBytes), err)
+		}
+	}
 	return &d, nil
 }
 

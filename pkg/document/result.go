@@ -51,6 +51,9 @@ type Result struct {
 	// OpenLoop is what an open-loop run at a fixed offered rate (params
 	// rate) measured beside its latency; nil for a closed loop.
 	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+	// Loaded is what the loaders of a loaded-latency run (params
+	// loaders) streamed beside its latency; nil without loaders.
+	Loaded *Loaded `json:"loaded,omitempty"`
 	// Expectations are the verdicts of the expectations (--expect) that
 	// chose the point, in their order; nil without any.
 	Expectations []Expectation `json:"expectations,omitempty"`
@@ -303,4 +306,32 @@ func FailedExpectations(xs []Expectation) []string {
 		}
 	}
 	return out
+}
+
+// Loaded is what the loaders of a loaded-latency run streamed on the same
+// device while its latency was measured: Loaders QPs, a thread each,
+// running Workload (the latency workload's bandwidth counterpart)
+// unlimited.
+type Loaded struct {
+	Loaders  int    `json:"loaders"`
+	Workload string `json:"workload"`
+	// Ops is the operations they completed in ElapsedS seconds (from the
+	// first loader's first post to the last one's last completion); BwGbps
+	// the bandwidth of them all together (null when nothing was timed).
+	Ops      uint64   `json:"ops"`
+	ElapsedS float64  `json:"elapsed_s"`
+	BwGbps   *float64 `json:"bw_gbps"`
+}
+
+// LoadedCurve is the verdict on one loaded-latency curve: a point
+// measured at one offered rate beside several loader levels.
+type LoadedCurve struct {
+	Workload  string `json:"workload"`
+	SizeBytes int    `json:"size_bytes"`
+	RateOPS   int    `json:"rate_ops"`
+	// Levels are the loader counts, ascending; KneeLoaders is the level
+	// of the knee, null for none.
+	Levels      []int  `json:"levels"`
+	KneeLoaders *int   `json:"knee_loaders"`
+	Summary     string `json:"summary"`
 }

@@ -140,6 +140,9 @@ func (r *Spec) resolveRDMA(w catalog.Workload, lim Limits, note func(string, ...
 	if err := r.checkRate(w, lim); err != nil {
 		return err
 	}
+	if err := r.checkLoaders(); err != nil {
+		return err
+	}
 	if r.Mcast && r.Transport != "UD" {
 		return fmt.Errorf("-g (--mcg) needs -c UD: multicast carries unreliable datagrams, not %s", r.Transport)
 	}
@@ -243,6 +246,23 @@ func (s Spec) PostsPerCall() int { return max(s.PostList, 1) }
 
 // ThreadCount is the number of measuring threads per side.
 func (s Spec) ThreadCount() int { return max(s.Threads, 1) }
+
+// Workers is how many threads a side runs: the point's own, then one a
+// loader (--loaders).
+func (s Spec) Workers() int { return s.ThreadCount() + s.Loaders }
+
+// checkLoaders refuses a loaded-latency run the open loop cannot carry.
+func (r *Spec) checkLoaders() error {
+	switch {
+	case r.Loaders == 0:
+		return nil
+	case r.Rate == 0:
+		return fmt.Errorf("--loaders %d: loaded latency is measured open-loop, from each operation's due time: give --rate too (e.g. --rate 2000)", r.Loaders)
+	case r.Mcast:
+		return errors.New("--loaders: loaders stream over connected QPs, not multicast: drop -g")
+	}
+	return nil
+}
 
 // QPsPerThread is how many queue pairs each thread drives.
 func (s Spec) QPsPerThread() int { return max(s.QPs, 1) / s.ThreadCount() }

@@ -43,6 +43,10 @@ type Spec struct {
 	// schedule: open-loop latency for a latency workload, a rate limit
 	// for a bandwidth one; 0 for none.
 	Rate int
+	// Loaders, for a latency workload, is how many loader QPs stream its
+	// bandwidth counterpart (catalog.LoaderOf) on threads of their own
+	// while the latency is measured: loaded latency; 0 for none.
+	Loaders int
 }
 
 // fields binds each shared parameter, by its handshake key, to its Spec
@@ -73,6 +77,7 @@ var fields = map[string]func(*Spec) any{
 	"srq":        func(s *Spec) any { return &s.SRQ },
 	"mcast":      func(s *Spec) any { return &s.Mcast },
 	"rate":       func(s *Spec) any { return &s.Rate },
+	"loaders":    func(s *Spec) any { return &s.Loaders },
 }
 
 // NewSpec returns the Spec of workload with every parameter unset.

@@ -92,6 +92,13 @@ func ToDocument(doc *Document) (*document.Document, error) {
 		}
 		d.LoadCurves = append(d.LoadCurves, dc)
 	}
+	for _, c := range LoadedCurves(validResults(doc)) {
+		dc := &document.LoadedCurve{Workload: c.Workload, SizeBytes: c.SizeBytes, RateOPS: c.RateOPS, Levels: c.Levels(), Summary: c.Summary()}
+		if k, ok := c.KneeLoaders(); ok {
+			dc.KneeLoaders = &k
+		}
+		d.LoadedCurves = append(d.LoadedCurves, dc)
+	}
 	return d, nil
 }
 
@@ -132,6 +139,7 @@ func toResult(r *Result) (*document.Result, error) {
 	if dr.OpenLoop, err = toOpenLoop(r); err != nil {
 		return nil, err
 	}
+	dr.Loaded = toLoaded(r)
 	return dr, nil
 }
 
@@ -260,4 +268,18 @@ func encodeHist(h *hdrhistogram.Histogram, r *Result, what string) (string, erro
 		return "", fmt.Errorf("encode json: %s histogram of %s %d bytes: %w", what, r.Workload, r.SizeBytes, err)
 	}
 	return string(b), nil
+}
+
+// toLoaded is r's loader figures as the document holds them.
+func toLoaded(r *Result) *document.Loaded {
+	l := r.Loaded
+	if l == nil || l.Loaders == 0 {
+		return nil
+	}
+	dl := &document.Loaded{Loaders: l.Loaders, Workload: l.Workload, Ops: l.Ops, ElapsedS: float64(l.ElapsedNS) / 1e9}
+	if l.ElapsedNS > 0 {
+		bw := l.Gbps(r.SizeBytes)
+		dl.BwGbps = &bw
+	}
+	return dl
 }

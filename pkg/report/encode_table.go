@@ -108,6 +108,9 @@ func renderGroup(w io.Writer, g *group) error {
 	if g.rated {
 		header = rated(header, g.latency)
 	}
+	if g.loaded {
+		header = slices.Concat(header[:1], loadedHeader, header[1:])
+	}
 	tbl := display.NewTable(w, true, header...)
 	var rows [][]string
 	for i, r := range g.results {
@@ -117,6 +120,9 @@ func renderGroup(w io.Writer, g *group) error {
 		}
 		if g.rated {
 			row = rateCells(row, r, g.latency)
+		}
+		if g.loaded {
+			row = slices.Concat(row[:1], loadedCells(r), row[1:])
 		}
 		if err := tbl.Append(row); err != nil {
 			return err
@@ -168,6 +174,9 @@ func rateCells(row []string, r *Result, latency bool) []string {
 // rowName names a row in the notes: its size, and its rate in a rated
 // table.
 func rowName(g *group, r *Result) string {
+	if g.loaded {
+		return fmt.Sprintf("%d bytes at %d ops/s with %s", r.SizeBytes, r.Rate, Loaders(r.Params.Loaders))
+	}
 	if g.rated && r.Rate > 0 {
 		return fmt.Sprintf("%d bytes at %d ops/s", r.SizeBytes, r.Rate)
 	}
@@ -229,6 +238,9 @@ func writeNotes(ew *display.ErrWriter, g *group) {
 	for _, c := range LoadCurves(g.results) {
 		ew.Printf("load: %s %d bytes: %s\n", c.Workload, c.SizeBytes, c.Summary())
 	}
+	for _, c := range LoadedCurves(g.results) {
+		ew.Printf("loaded: %s %d bytes at %d ops/s: %s\n", c.Workload, c.SizeBytes, c.RateOPS, c.Summary())
+	}
 }
 
 // openFigures is an open loop's service time and lag in a few figures.
@@ -245,4 +257,18 @@ func openFigures(o *OpenLoop) string {
 		out += fmt.Sprintf("; %d operations due were never issued", o.Behind)
 	}
 	return out
+}
+
+// loadedHeader are a loaded table's columns after #bytes: the loader
+// QPs, and the bandwidth they streamed together.
+var loadedHeader = []any{"loaders", "loaders_BW[Gb/s]"}
+
+// loadedCells are r's loader cells: its count, and "-" for the bandwidth
+// of none.
+func loadedCells(r *Result) []string {
+	bw := "-"
+	if r.Loaded != nil {
+		bw = display.BWAverage.Cell(r.Loaded.Gbps(r.SizeBytes), 0)
+	}
+	return []string{strconv.Itoa(r.Params.Loaders), bw}
 }

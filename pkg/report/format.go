@@ -19,6 +19,7 @@ type group struct {
 	first   *Result
 	latency bool
 	rated   bool // a result has a rate (--rate): rows name it
+	loaded  bool // a result has loaders (--loaders): rows name them
 	results []*Result
 	sums    []Summary // sums[i] = Summarize(results[i])
 }
@@ -38,6 +39,7 @@ func groupResults(results []*Result) []*group {
 		g.results = append(g.results, r)
 		g.sums = append(g.sums, Summarize(r))
 		g.rated = g.rated || r.Rate > 0
+		g.loaded = g.loaded || r.Params.Loaders > 0
 	}
 	return groups
 }
@@ -47,7 +49,7 @@ func groupResults(results []*Result) []*group {
 // -D sweep is one table), and whether it is tabulated as latency.
 func groupKey(r *Result) string {
 	p := r.Params
-	p.SizeBytes, p.Iterations, p.Rate, p.Warmup = 0, 0, 0, 0
+	p.SizeBytes, p.Iterations, p.Rate, p.Warmup, p.Loaders = 0, 0, 0, 0, 0
 	b, err := json.Marshal(p) // maps marshal in key order: deterministic
 	if err != nil {
 		return fmt.Sprintf("%p", r) // cannot happen for plain data; own group

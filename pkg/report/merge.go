@@ -70,6 +70,7 @@ func Merge(runs []*Result) *Result {
 	m.CPU.Local, m.CPU.Remote = local, remote
 	m.Counters = mergeCounters(rs)
 	m.Open = mergeOpen(rs)
+	m.Loaded = mergeLoaded(rs)
 	m.Reason = strings.Join(reasons, "; ")
 	if len(servers) == len(rs) {
 		m.Server = Merge(servers)

@@ -94,7 +94,7 @@ func LoadCurves(results []*Result) []*LoadCurve {
 	byKey := map[string]*LoadCurve{}
 	closed := map[string]*Result{}
 	for _, r := range results {
-		if !isLatency(r) {
+		if !isLatency(r) || r.Params.Loaders > 0 {
 			continue
 		}
 		key := groupKey(r) + "|" + fmt.Sprint(r.SizeBytes)

@@ -14,7 +14,7 @@ import (
 // document without that decision.
 func TestEveryParamHasARole(t *testing.T) {
 	b, err := json.Marshal(Params{Atomic: "fadd", PostAPI: "ex", SRQ: true, Mcast: true,
-		McastGroups: []string{"ff0e::1"}, PageBytes: 4096, Extra: map[string]string{"a": "b"}})
+		McastGroups: []string{"ff0e::1"}, PageBytes: 4096, Loaders: 1, Extra: map[string]string{"a": "b"}})
 	if err != nil {
 		t.Fatal(err)
 	}

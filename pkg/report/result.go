@@ -56,6 +56,9 @@ type Params struct {
 	// Rate is the offered rate of an open loop (or a bandwidth run's
 	// rate limit), in operations per second; 0 for a closed loop.
 	Rate int `json:"rate"`
+	// Loaders is how many loader QPs streamed beside a latency loop
+	// (--loaders); 0 for none.
+	Loaders int `json:"loaders,omitempty"`
 	// PostAPI is how this side posted: "ex" (ibv_wr_*) or "classic"
 	// (ibv_post_send); "" for TCP.
 	PostAPI string `json:"post_api,omitempty"`
@@ -91,6 +94,7 @@ func ParamsOf(s point.Spec) Params {
 	p.TxDepth, p.RxDepth, p.CQMod, p.PostList = s.TxDepth, s.RxDepth, s.CQMod, s.PostsPerCall()
 	p.QPs, p.Threads, p.Bidir, p.Imm, p.Atomic = max(s.QPs, 1), s.ThreadCount(), s.Bidir, s.Imm, s.Atomic
 	p.Validate, p.RDMACM, p.Rate, p.SRQ, p.Mcast = s.Validate, s.RDMACM, s.Rate, s.SRQ, s.Mcast
+	p.Loaders = s.Loaders
 	if w, _ := catalog.Lookup(s.Workload); w.Family == catalog.RDMA {
 		p.PageBytes = s.PageBytes()
 	}
@@ -188,6 +192,10 @@ type Result struct {
 	// Open holds an open-loop run's schedule and its service time and
 	// lag; nil for a closed loop.
 	Open *OpenLoop
+
+	// Loaded is what the loaders of a loaded-latency run (--loaders)
+	// streamed beside the latency loop; nil without loaders.
+	Loaded *Loaded
 
 	// Counters are the NIC counters read around the run; nil when not
 	// read (TCP, or --counters=false).

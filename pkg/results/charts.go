@@ -17,7 +17,7 @@ import (
 // size, bandwidth vs size, message rate vs size, CPU per GB vs size, a
 // spectrum per latency point, latency vs offered load per load curve, and
 // trends across labels.
-var ChartKinds = []string{"latency", "bandwidth", "msgrate", "cpu", "spectrum", "load", "trend"}
+var ChartKinds = []string{"latency", "bandwidth", "msgrate", "cpu", "spectrum", "load", "loaded", "trend"}
 
 // NamedChart is a chart with its file name (without extension).
 type NamedChart struct {
@@ -121,6 +121,18 @@ func Charts(ctx context.Context, sides []*Group, opt ChartOptions, caption plot.
 		for _, c := range curves {
 			ch, err := plot.LatencyVsLoad(c.Title, c.Curves, caption)
 			if err := add("load", c.Name, ch, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if want("loaded") {
+		curves := LoadedCharts(sides)
+		if len(curves) == 0 {
+			missing = append(missing, errors.New("loaded: no loaded-latency curve in the documents: it needs a latency point run open-loop beside two loader levels or more (rdma-bench run WORKLOAD --rate 1000 --loaders 0,1,2)"))
+		}
+		for _, c := range curves {
+			ch, err := plot.LatencyVsLoaders(c.Title, c.Curves, caption)
+			if err := add("loaded", c.Name, ch, err); err != nil {
 				return nil, err
 			}
 		}

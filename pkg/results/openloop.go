@@ -59,13 +59,18 @@ func loadGroups(s *Group) []*loadGroup {
 }
 
 // onLoadCurve says which of the side's points are open-loop points of a
-// load curve: the latency-against-load chart shows them, the
-// latency-against-size chart leaves them out.
+// load curve or levels of a loaded-latency curve: their own charts show
+// them, the latency-against-size chart leaves them out.
 func onLoadCurve(sides []*Group) map[*Point]bool {
 	out := map[*Point]bool{}
 	for _, s := range sides {
 		for _, g := range loadGroups(s) {
 			for _, p := range g.open {
+				out[p] = true
+			}
+		}
+		for _, g := range loadedGroups(s) {
+			for _, p := range g.points {
 				out[p] = true
 			}
 		}

@@ -93,8 +93,9 @@ type SpectrumChart struct {
 // order found, each with a curve per side that has the point (named by
 // the side's label, or by the point with a single unlabelled side). The
 // points of a load curve share one chart, a curve per offered rate and
-// one closed loop ("at 5000 ops/s", "closed loop"). It stops when ctx
-// ends, with ctx's cause.
+// one closed loop ("at 5000 ops/s", "closed loop"), and so do the levels
+// of a loaded-latency curve, a curve per level ("3 loaders"). It stops
+// when ctx ends, with ctx's cause.
 func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 	var out []SpectrumChart
 	idx := map[Key]int{}
@@ -116,6 +117,12 @@ func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 				group[g.closed] = g.key
 			}
 		}
+		loaded := map[*Point]Key{}
+		for _, g := range loadedGroups(s) {
+			for _, p := range g.points {
+				loaded[p] = g.key
+			}
+		}
 		for _, p := range s.Points {
 			if !p.Latency {
 				continue
@@ -135,6 +142,13 @@ func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 				delete(also, "rate")
 				label = Describe(gk, also)
 				title = label + ": latency spectrum at each offered rate"
+			}
+			if gk, ok := loaded[p]; ok {
+				key, rate = gk, loadersTag(p.Key.LoadersOf())
+				also := maps.Clone(vary[gk.coarse()])
+				delete(also, "loaders")
+				label = Describe(gk, also)
+				title = label + ": latency spectrum at each loader level"
 			}
 			i, ok := idx[key]
 			if !ok {

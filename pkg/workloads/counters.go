@@ -133,7 +133,7 @@ func marshalDeltas(d *counters.Deltas) json.RawMessage {
 // the run is one the model does not describe.
 func (s *session) checkWire(own, theirs figures) string {
 	d := own.Device
-	if own.Counters == nil || d == nil || s.spec.Bidir || (s.spec.Validate && s.w.Op == catalog.OpAtomic) {
+	if own.Counters == nil || d == nil || s.spec.Bidir || s.spec.Loaders > 0 || (s.spec.Validate && s.w.Op == catalog.OpAtomic) {
 		return ""
 	}
 	w := counters.Workload{Transport: counters.Transport(s.spec.Transport), MessageBytes: int64(s.spec.Size),

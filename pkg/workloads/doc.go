@@ -23,7 +23,8 @@
 //	checks     limits.go (the device's and the clock's limits, Resolve),
 //	           local.go (this side's settings), memory.go, odp.go,
 //	           device_choice.go, placement.go (NUMA)
-//	session    session.go (phases), plan.go (who pings, sends, receives),
+//	session    session.go (phases), plan.go (who pings, sends, receives;
+//	           per worker: loaded.go's loaders, --loaders),
 //	           side.go (the transport's interface), workers.go, thread.go,
 //	           ticker.go (--report-interval), lost.go
 //	RDMA side  rdma_open.go, rdma_connect.go, rdma_loops.go (the C loops'

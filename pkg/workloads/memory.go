@@ -49,13 +49,14 @@ func MemoryOf(s point.Resolved, client bool, runs int) Memory {
 		region := s.Slots() * roundUp(s.Size+grh, 64)
 		// What is registered (and counts against the locked-memory
 		// limit) is the regions; huge pages round what is mapped up.
-		m.Pinned = uint64(max(s.QPs, 1)) * 2 * uint64(region)
+		qps := max(s.QPs, 1) + s.Loaders // a loader has a QP of its own
+		m.Pinned = uint64(qps) * 2 * uint64(region)
 		mapped := m.Pinned
 		if s.HugePages {
-			m.HugePages = int64(max(s.QPs, 1)) * 2 * verbs.HugePagesFor(region)
+			m.HugePages = int64(qps) * 2 * verbs.HugePagesFor(region)
 			mapped = uint64(m.HugePages) * verbs.HugePageBytes
 		}
-		m.Total = mapped + uint64(s.ThreadCount())*engineSampleBytes
+		m.Total = mapped + uint64(s.Workers())*engineSampleBytes
 	} else {
 		m.Total = 2*uint64(s.Size) + sockSampleBytes
 	}

@@ -69,11 +69,12 @@ func (n *rdmaSide) connect(ctx context.Context, peer exchange.Endpoints) error {
 		wk.eng = eng
 	}
 	n.fillPatterns()
-	if n.s.plan.postRecvs {
-		for _, wk := range n.ws {
-			if err := wk.eng.PostReceives(); err != nil {
-				return err
-			}
+	for i, wk := range n.ws {
+		if !n.s.planOf(i).postRecvs {
+			continue
+		}
+		if err := wk.eng.PostReceives(); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -119,9 +120,13 @@ func (n *rdmaSide) connectQP(q *qpRes, pe exchange.Endpoint, k int) (engine.QP, 
 // rate is shared out among the workers.
 func (n *rdmaSide) engineSpec(i int, wk *rdmaWorker) engine.Spec {
 	c := n.s.spec
-	rate := c.Rate / len(n.ws)
-	if i < c.Rate%len(n.ws) {
-		rate++
+	// Loaders (--loaders) stream unlimited.
+	rate, nw := 0, c.ThreadCount()
+	if i < nw {
+		rate = c.Rate / nw
+		if i < c.Rate%nw {
+			rate++
+		}
 	}
 	s := engine.Spec{Size: c.Size, TxDepth: c.TxDepth, RxDepth: c.RxDepth, CQMod: c.CQMod,
 		PostList: c.PostsPerCall(), InlineSize: n.inline, CQ: wk.cq, Events: c.Events, IdleTimeout: n.s.local.IdleTimeout,

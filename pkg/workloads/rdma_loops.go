@@ -11,8 +11,12 @@ func (n *rdmaSide) pinger(i int) pingLoop { return n.ws[i].eng }
 // then the timed part, which starts at the next post.
 func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	c, eng := n.s.spec, n.ws[i].eng
+	loader, k := n.s.isLoader(i), i-c.ThreadCount()
+	if loader {
+		defer n.s.load.streaming(k) // also when the warm-up failed
+	}
 	nRecv := uint64(0)
-	if n.s.plan.recv {
+	if n.s.planOf(i).recv {
 		nRecv = engine.Forever
 	}
 	if c.Warmup > 0 {
@@ -27,6 +31,11 @@ func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	if c.Duration > 0 {
 		deadline, nSend = engine.Now()+c.Duration.Nanoseconds(), engine.Forever
 	}
+	if loader {
+		// A loader streams until the latency loop is done (loadSync).
+		deadline, nSend = 0, engine.Forever
+		n.s.load.streaming(k)
+	}
 	r.peak = newPeakTracker(n.peakWindow(), c.Size)
 	defer func() {
 		r.ops = eng.Completed() - base
@@ -35,6 +44,9 @@ func (n *rdmaSide) send(i int, r *workerResult, tk *ticker) error {
 	}()
 	tk.start(eng)
 	for {
+		if loader {
+			deadline = n.s.load.next(eng)
+		}
 		st, err := eng.Stream(nSend, nRecv, deadline, true)
 		ts, counts := eng.Samples()
 		for k := range counts {
@@ -84,7 +96,10 @@ func (n *rdmaSide) recv(i int, r *workerResult) (engine.Status, error) {
 
 func (n *rdmaSide) liveOps() uint64 {
 	ops := uint64(0)
-	for _, wk := range n.ws {
+	for i, wk := range n.ws {
+		if n.s.isLoader(i) {
+			continue // the live figures are the point's, not the load's
+		}
 		ops += wk.eng.LiveOps()
 	}
 	return ops
@@ -94,8 +109,8 @@ func (n *rdmaSide) liveOps() uint64 {
 func (n *rdmaSide) endPassive() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for _, wk := range n.ws {
-		if n.s.plan.pong {
+	for i, wk := range n.ws {
+		if n.s.planOf(i).pong {
 			wk.eng.Stop()
 		} else {
 			wk.eng.StopRecv()

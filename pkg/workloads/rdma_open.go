@@ -229,7 +229,7 @@ func (n *rdmaSide) create() error {
 	}
 	region := roundUp(spec.Size+grh, 64) * spec.Slots()
 	qpt, _ := verbs.ParseQPType(spec.Transport)
-	for range spec.ThreadCount() {
+	for range spec.Workers() {
 		wk := &rdmaWorker{}
 		n.mu.Lock()
 		n.ws = append(n.ws, wk)

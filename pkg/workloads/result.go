@@ -95,7 +95,10 @@ func (s *session) figures(m measurement) figures {
 	f.Host.Placement = s.local.Placement.Doc()
 	f.Counters, f.CountersError = m.counters, m.countersErr
 	var first, last int64
-	for _, r := range m.workers {
+	for i, r := range m.workers {
+		if s.isLoader(i) {
+			continue // the loaders' figures are their own (loadedOf)
+		}
 		f.Ops += r.ops
 		f.Received += r.received
 		f.PeakGbps += r.peak.gbps()
@@ -151,6 +154,7 @@ func (s *session) result(m measurement, own figures) *report.Result {
 	if s.w.Latency() {
 		latency(res, m.workers)
 		res.Open = openLoopOf(s.spec, m.workers)
+		res.Loaded = s.loadedOf(m.workers)
 	} else {
 		res.Ops = own.Ops
 		res.PeakBandwidthGbps = own.PeakGbps

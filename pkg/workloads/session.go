@@ -21,11 +21,18 @@ import (
 // session is one side of one run, RDMA or TCP: the resolved parameters,
 // the local settings, the control connection and the transport's side.
 type session struct {
-	spec   point.Resolved
-	local  Local
-	w      catalog.Workload
-	role   role
-	plan   plan
+	spec  point.Resolved
+	local Local
+	w     catalog.Workload
+	role  role
+	plan  plan
+	// loader is a loader worker's plan (--loaders): the bandwidth
+	// counterpart's (catalog.LoaderOf); workers from spec.ThreadCount()
+	// on are loaders.
+	loader plan
+	// load holds a client's latency loop and loaders together; nil
+	// without loaders, and on the server (whose loaders only answer).
+	load   *loadSync
 	conn   *exchange.Conn
 	side   side
 	cmPort int // rdma_cm's port: the exchange's port number
@@ -37,7 +44,26 @@ type session struct {
 }
 
 func newSession(spec point.Resolved, local Local, w catalog.Workload, r role, conn *exchange.Conn, port int) *session {
-	return &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
+	s := &session{spec: spec, local: local, w: w, role: r, plan: planFor(w, spec, r), conn: conn, cmPort: port}
+	if lw, ok := catalog.LoaderOf(w); ok && spec.Loaders > 0 {
+		s.loader = planFor(lw, spec, r)
+		if s.loader.send {
+			s.load = newLoadSync(spec.Loaders)
+		}
+	}
+	return s
+}
+
+// isLoader tells whether worker i streams load (--loaders) rather than
+// measuring the point.
+func (s *session) isLoader(i int) bool { return i >= s.spec.ThreadCount() }
+
+// planOf is worker i's plan: the point's, or a loader's.
+func (s *session) planOf(i int) plan {
+	if s.isLoader(i) {
+		return s.loader
+	}
+	return s.plan
 }
 
 func (s *session) aborted() bool { return s.abort.Load() }
@@ -189,7 +215,7 @@ func (s *session) measure(ctx context.Context) measurement {
 	// the peer is: a message on the control connection wakes the peer's
 	// reader and takes the network stack's CPU time at the start of the
 	// peer's timed loop.
-	quiet := !s.plan.ping && !s.plan.send
+	quiet := !s.plan.ping && !s.plan.send && !(s.spec.Loaders > 0 && s.loader.send)
 	done := func() {
 		stopBeats()
 		if err := s.conn.Send(exchange.Sync{Phase: phaseDone}); err != nil {

@@ -38,14 +38,26 @@ func (s *session) runWorkers(activeDone func(error)) []workerResult {
 	all.Add(n)
 	release := make(chan struct{})
 	for i := range n {
+		// Loaders are never pinned: the scheduler places them among the
+		// allowed CPUs, beside the measuring threads.
 		cpu := -1
-		if s.local.CPU >= 0 {
+		if s.local.CPU >= 0 && !s.isLoader(i) {
 			cpu = s.local.CPU + i
 		}
 		go func() {
 			defer all.Done()
 			r := &results[i]
+			ran := false
+			defer func() {
+				// A thread that could not be pinned never ran its
+				// part: it must not hold the others at the barrier.
+				if !ran {
+					s.load.end() // nor keep loaders streaming for it
+					active.Done()
+				}
+			}()
 			r.err = onThread(cpu, s.local.placedCPUs(), func() error {
+				ran = true
 				err := s.active(i, r)
 				if err == nil {
 					err = s.side.afterActive(i, r)
@@ -72,10 +84,14 @@ func (s *session) active(i int, r *workerResult) error {
 	if i == 0 {
 		tk = newTicker(s.local, s.spec, s.side.liveOps)
 	}
-	switch {
-	case s.plan.ping:
+	switch p := s.planOf(i); {
+	case p.ping:
+		// Loaded: the loaders stream before the warm-up begins and
+		// until the timed part ends.
+		s.load.awaitLoad()
+		defer s.load.end()
 		return s.ping(s.side.pinger(i), r, tk)
-	case s.plan.send:
+	case p.send:
 		return s.side.send(i, r, tk)
 	}
 	return nil
@@ -85,10 +101,10 @@ func (s *session) active(i int, r *workerResult) error {
 func (s *session) passive(i int, r *workerResult) error {
 	var st engine.Status
 	var err error
-	switch {
-	case s.plan.pong:
+	switch p := s.planOf(i); {
+	case p.pong:
 		st, err = s.side.pong(i)
-	case s.plan.recv:
+	case p.recv:
 		st, err = s.side.recv(i, r)
 	default:
 		return nil

@@ -106,30 +106,11 @@ func LoadedCurves(results []*Result) []*LoadedCurve {
 	return out
 }
 
-// judge finds the knee: the first level whose p99 is over KneeLoadedP99
-// times the lowest level's, or whose latency loop fell short of its
-// offered rate (achieved under KneeAchieved of it).
+// judge finds the knee (kneeOf): the first level whose p99 is over
+// KneeLoadedP99 times the lowest level's, or whose latency loop fell short
+// of its offered rate.
 func (c *LoadedCurve) judge() {
-	c.Knee = -1
-	var base float64
-	for i, r := range c.Points {
-		l := Summarize(r).Latency
-		if l == nil {
-			continue
-		}
-		if base == 0 {
-			base = l.P99NS
-			continue
-		}
-		if got, ok := r.AchievedOPS(); ok && got < KneeAchieved*float64(r.Open.RateOPS) {
-			c.Knee, c.Why = i, fmt.Sprintf("the latency loop achieved %.0f ops/s, under %.0f%% of the offered %d", got, KneeAchieved*100, r.Open.RateOPS)
-			return
-		}
-		if l.P99NS > KneeLoadedP99*base {
-			c.Knee, c.Why = i, fmt.Sprintf("p99 %.2f us, over %.0f times the %d-loader level's %.2f us", l.P99US(), KneeLoadedP99, c.Points[0].Params.Loaders, base/1e3)
-			return
-		}
-	}
+	c.Knee, c.Why = kneeOf(c.Points, KneeLoadedP99, fmt.Sprintf("the %d-loader level", c.Points[0].Params.Loaders))
 }
 
 // KneeLoaders is the loader count at the knee; false for no knee.
@@ -148,6 +129,9 @@ func (c *LoadedCurve) Summary() string {
 			Loaders(top), KneeLoadedP99, first, KneeAchieved*100, c.RateOPS)
 	}
 	k := c.Points[c.Knee]
+	if c.Knee == 0 {
+		return fmt.Sprintf("knee at or below the lowest level, %s: %s", Loaders(k.Params.Loaders), c.Why)
+	}
 	return fmt.Sprintf("knee at %s (%.3f Gb/s of %s beside): %s", Loaders(k.Params.Loaders), k.Loaded.Gbps(k.SizeBytes), loaderName(k), c.Why)
 }
 

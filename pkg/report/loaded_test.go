@@ -34,7 +34,9 @@ func TestLoadedCurveKnee(t *testing.T) {
 		{"p99 doubles", []*Result{loadedResult(2, 2, 4100), loadedResult(0, 0, 2000), loadedResult(1, 1, 2500)}, 2,
 			"knee at 2 loaders (2.000 Gb/s of write_bw beside): p99 4.10 us, over 2 times the 0-loader level's 2.00 us"},
 		{"rate not kept", []*Result{loadedResult(0, 0, 2000), func() *Result { r := loadedResult(1, 1, 2000); r.ElapsedNS = 2e8; return r }()}, 1,
-			"knee at 1 loader (1.000 Gb/s of write_bw beside): the latency loop achieved 500 ops/s, under 95% of the offered 1000"},
+			"knee at 1 loader (1.000 Gb/s of write_bw beside): achieved 500 ops/s, under 95% of the offered 1000"},
+		{"rate not kept unloaded", []*Result{func() *Result { r := loadedResult(0, 0, 2000); r.ElapsedNS = 2e8; return r }(), loadedResult(1, 1, 2000)}, 0,
+			"knee at or below the lowest level, 0 loaders: achieved 500 ops/s, under 95% of the offered 1000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			curves := LoadedCurves(c.points)

@@ -126,10 +126,16 @@ func LoadCurves(results []*Result) []*LoadCurve {
 }
 
 // judge finds the knee.
-func (c *LoadCurve) judge() {
-	c.Knee = -1
+func (c *LoadCurve) judge() { c.Knee, c.Why = kneeOf(c.Points, KneeP99, "the lowest rate") }
+
+// kneeOf is the knee of a latency curve, points in order of load: the
+// first whose latency loop achieved under KneeAchieved of its offered
+// rate, or whose p99 is over p99Factor times the first point's (named
+// lowest in the reason); -1 when there is none. Both curves, against
+// the offered rate and against loaders, judge by it.
+func kneeOf(points []*Result, p99Factor float64, lowest string) (int, string) {
 	var base float64
-	for i, r := range c.Points {
+	for i, r := range points {
 		l := Summarize(r).Latency
 		if l == nil {
 			continue
@@ -138,14 +144,13 @@ func (c *LoadCurve) judge() {
 			base = l.P99NS
 		}
 		if got, ok := r.AchievedOPS(); ok && got < KneeAchieved*float64(r.Open.RateOPS) {
-			c.Knee, c.Why = i, fmt.Sprintf("achieved %.0f ops/s, under %.0f%% of the offered %d", got, KneeAchieved*100, r.Open.RateOPS)
-			return
+			return i, fmt.Sprintf("achieved %.0f ops/s, under %.0f%% of the offered %d", got, KneeAchieved*100, r.Open.RateOPS)
 		}
-		if l.P99NS > KneeP99*base {
-			c.Knee, c.Why = i, fmt.Sprintf("p99 %.2f us, over %.0f times the lowest rate's %.2f us", l.P99US(), KneeP99, base/1e3)
-			return
+		if l.P99NS > p99Factor*base {
+			return i, fmt.Sprintf("p99 %.2f us, over %.0f times %s's %.2f us", l.P99US(), p99Factor, lowest, base/1e3)
 		}
 	}
+	return -1, ""
 }
 
 // Summary is the curve's verdict in one line.

@@ -107,3 +107,11 @@ func Samples(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
+
+// Loaders names a loader level (--loaders): "1 loader", "3 loaders".
+func Loaders(n int) string {
+	if n == 1 {
+		return "1 loader"
+	}
+	return strconv.Itoa(n) + " loaders"
+}

@@ -175,7 +175,7 @@ func rateCells(row []string, r *Result, latency bool) []string {
 // table.
 func rowName(g *group, r *Result) string {
 	if g.loaded {
-		return fmt.Sprintf("%d bytes at %d ops/s with %s", r.SizeBytes, r.Rate, Loaders(r.Params.Loaders))
+		return fmt.Sprintf("%d bytes at %d ops/s with %s", r.SizeBytes, r.Rate, display.Loaders(r.Params.Loaders))
 	}
 	if g.rated && r.Rate > 0 {
 		return fmt.Sprintf("%d bytes at %d ops/s", r.SizeBytes, r.Rate)

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"slices"
+
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 )
 
 // Loaded is what the loaders of a loaded-latency run (--loaders) streamed
@@ -126,13 +128,13 @@ func (c *LoadedCurve) Summary() string {
 	first, top := c.Points[0].Params.Loaders, c.Points[len(c.Points)-1].Params.Loaders
 	if c.Knee < 0 {
 		return fmt.Sprintf("no knee up to %s (p99 within %.0f times the %d-loader level's, the latency loop kept at least %.0f%% of %d ops/s)",
-			Loaders(top), KneeLoadedP99, first, KneeAchieved*100, c.RateOPS)
+			display.Loaders(top), KneeLoadedP99, first, KneeAchieved*100, c.RateOPS)
 	}
 	k := c.Points[c.Knee]
 	if c.Knee == 0 {
-		return fmt.Sprintf("knee at or below the lowest level, %s: %s", Loaders(k.Params.Loaders), c.Why)
+		return fmt.Sprintf("knee at or below the lowest level, %s: %s", display.Loaders(k.Params.Loaders), c.Why)
 	}
-	return fmt.Sprintf("knee at %s (%.3f Gb/s of %s beside): %s", Loaders(k.Params.Loaders), k.Loaded.Gbps(k.SizeBytes), loaderName(k), c.Why)
+	return fmt.Sprintf("knee at %s (%.3f Gb/s of %s beside): %s", display.Loaders(k.Params.Loaders), k.Loaded.Gbps(k.SizeBytes), loaderName(k), c.Why)
 }
 
 func loaderName(r *Result) string {
@@ -140,12 +142,4 @@ func loaderName(r *Result) string {
 		return "load"
 	}
 	return r.Loaded.Workload
-}
-
-// Loaders counts loaders in words: "1 loader", "3 loaders".
-func Loaders(n int) string {
-	if n == 1 {
-		return "1 loader"
-	}
-	return fmt.Sprintf("%d loaders", n)
 }

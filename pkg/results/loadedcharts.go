@@ -159,15 +159,6 @@ func (g *loadedGroup) verdict() (knee int, summaries []string) {
 	return knee, summaries
 }
 
-// loadersTag names a loader level in a spectrum's legend: "1 loader",
-// "3 loaders".
-func loadersTag(n int) string {
-	if n == 1 {
-		return "1 loader"
-	}
-	return strconv.Itoa(n) + " loaders"
-}
-
 // LoadedTable tabulates a side's loaded-latency curves, one row per
 // level: the loaders and their bandwidth, the latency loop's achieved
 // rate and percentiles from each operation's due time, and the knee.

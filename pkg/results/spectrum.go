@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rdma-bench/rdma-bench/pkg/compare"
+	"github.com/rdma-bench/rdma-bench/pkg/display"
 	"github.com/rdma-bench/rdma-bench/pkg/document"
 	"github.com/rdma-bench/rdma-bench/pkg/plot"
 )
@@ -144,7 +145,7 @@ func Spectra(ctx context.Context, sides []*Group) ([]SpectrumChart, error) {
 				title = label + ": latency spectrum at each offered rate"
 			}
 			if gk, ok := loaded[p]; ok {
-				key, rate = gk, loadersTag(p.Key.LoadersOf())
+				key, rate = gk, display.Loaders(p.Key.LoadersOf())
 				also := maps.Clone(vary[gk.coarse()])
 				delete(also, "loaders")
 				label = Describe(gk, also)

@@ -112,12 +112,10 @@ func LatencyVsLoad(title string, curves []LoadCurve, caption Caption) (*Chart, e
 		kneeLabel = "knee: " + FormatRate(curves[0].KneeOPS) + " ops/s"
 	}
 	if closed > 0 {
-		ch.legend = append(ch.legend, legendEntry{closedLabel,
-			[]plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 1.2, Dashes: closedDashes}}}})
+		ch.legend = append(ch.legend, greyLine(closedLabel, closedDashes))
 	}
 	if knees > 0 {
-		ch.legend = append(ch.legend, legendEntry{kneeLabel,
-			[]plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 1.2, Dashes: kneeDashes}}}})
+		ch.legend = append(ch.legend, greyLine(kneeLabel, kneeDashes))
 	}
 	ch.legend = append(ch.legend, caveats...)
 	yRoom := logYAxis(p)
@@ -137,15 +135,8 @@ func (c LoadCurve) check() error {
 			return err
 		}
 		at := " at " + FormatRate(pt.OfferedOPS) + " ops/s"
-		if err := checkPositive(c.Name, "p50 latency"+at, pt.P50US, " µs"); err != nil {
+		if err := checkLatencies(c.Name, at, pt.P50US, pt.P99US, pt.P99_9US); err != nil {
 			return err
-		}
-		for i, v := range []float64{pt.P99US, pt.P99_9US} {
-			if !math.IsNaN(v) {
-				if err := checkPositive(c.Name, []string{"p99", "p99.9"}[i]+" latency"+at, v, " µs"); err != nil {
-					return err
-				}
-			}
 		}
 	}
 	if !math.IsNaN(c.ClosedP50US) {
@@ -203,4 +194,26 @@ func (r *refLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 		ymin, ymax = r.y, r.y
 	}
 	return
+}
+
+// checkLatencies checks a curve point's percentiles, at names the point:
+// p50 positive, p99 and p99.9 positive or NaN (not measured).
+func checkLatencies(name, at string, p50, p99, p999 float64) error {
+	if err := checkPositive(name, "p50 latency"+at, p50, " µs"); err != nil {
+		return err
+	}
+	for i, v := range []float64{p99, p999} {
+		if !math.IsNaN(v) {
+			if err := checkPositive(name, []string{"p99", "p99.9"}[i]+" latency"+at, v, " µs"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// greyLine is a legend entry for a grey marker line (the closed-loop
+// p50, the knee) drawn with dashes.
+func greyLine(label string, dashes []vg.Length) legendEntry {
+	return legendEntry{label, []plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 1.2, Dashes: dashes}}}}
 }

@@ -97,8 +97,7 @@ func LatencyVsLoaders(title string, curves []LoadedCurve, caption Caption) (*Cha
 		kneeLabel = "knee (first level past it)"
 	}
 	if knees > 0 {
-		ch.legend = append(ch.legend, legendEntry{kneeLabel,
-			[]plot.Thumbnailer{lineThumb{draw.LineStyle{Color: grey, Width: 1.2, Dashes: kneeDashes}}}})
+		ch.legend = append(ch.legend, greyLine(kneeLabel, kneeDashes))
 	}
 	ch.legend = append(ch.legend, caveats...)
 	p.X.Min = 0
@@ -124,15 +123,8 @@ func (c LoadedCurve) check() error {
 			return fmt.Errorf("curve %q: loaders' bandwidth %v Gb/s at %d loaders: want 0 or more", c.Name, pt.LoadersGbps, pt.Loaders)
 		}
 		at := " at " + strconv.Itoa(pt.Loaders) + " loaders"
-		if err := checkPositive(c.Name, "p50 latency"+at, pt.P50US, " µs"); err != nil {
+		if err := checkLatencies(c.Name, at, pt.P50US, pt.P99US, pt.P99_9US); err != nil {
 			return err
-		}
-		for i, v := range []float64{pt.P99US, pt.P99_9US} {
-			if !math.IsNaN(v) {
-				if err := checkPositive(c.Name, []string{"p99", "p99.9"}[i]+" latency"+at, v, " µs"); err != nil {
-					return err
-				}
-			}
 		}
 	}
 	return nil

@@ -36,6 +36,7 @@
 #                           --loopback --sizes 64 -D 0.2 --repeat 5 --save
 #                           --label NAME) into $out/sessions, of the slowdown
 #                           build at NS when given
+#   pause:SECONDS           wait, in the VM: sessions minutes apart
 #
 # --load (first): a standard load beside the VM for the whole call, on the
 # host: one process busy half of every 20 ms (half of one core), started
@@ -125,6 +126,10 @@ experiment() {
 		env "${env[@]}" "$b" suite --loopback --sizes 64 -D 0.2 --repeat 5 --save --results-dir "$dir" --label "$name" \
 			>>"$out/sessions.log" 2>&1 || rc=$?
 		echo "gate-proof: session $name: exit $rc" >&2
+		;;
+	pause)
+		echo "gate-proof: pause ${rest}s" >&2
+		sleep "$rest"
 		;;
 	netem)
 		bash cmd/rdma-bench/testdata/veth-rxe.sh down >/dev/null 2>&1 || true

@@ -28,7 +28,7 @@ var csvHeader = []string{
 	"cpu_local_s_per_gb", "cpu_remote_s_per_gb",
 	"cpu_total_us_per_op", "cpu_total_s_per_gb", "cpu_one_process",
 	"validation", "clock", "tx_depth", "rx_depth", "cq_mod", "post_list", "inline_bytes", "qps", "threads",
-	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "clean", "at_tick", "reason",
+	"mtu", "bidir", "imm", "atomic", "device", "port", "gid_index", "runs", "rate_ops", "achieved_ops", "loaders", "loaders_gbps", "clean", "at_tick", "reason",
 	"expect_met", "expect", "thin",
 }
 
@@ -87,7 +87,7 @@ func csvRow(r *Result, s Summary) []string {
 	p, itoa := r.Params, strconv.Itoa
 	row = append(row, r.Validation, r.Clock, itoa(p.TxDepth), itoa(p.RxDepth), itoa(p.CQMod), itoa(p.PostList),
 		itoa(p.InlineBytes), itoa(p.QPs), itoa(p.Threads), itoa(p.MTU), strconv.FormatBool(p.Bidir),
-		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), cleanCell(r.Counters), tickCell(s), reasonCell(r))
+		strconv.FormatBool(p.Imm), p.Atomic, p.Device, itoa(p.Port), itoa(p.GIDIndex), itoa(max(len(r.Runs), 1)), itoa(p.Rate), achievedCell(r), itoa(p.Loaders), loadersCell(r), cleanCell(r.Counters), tickCell(s), reasonCell(r))
 	met, says := expectCells(r.Expectations)
 	return append(row, met, says, thinCell(s))
 }
@@ -170,6 +170,15 @@ func cleanCell(c *NICCounters) string {
 		return ""
 	}
 	return strconv.FormatBool(*c.Clean)
+}
+
+// loadersCell is the loaders' bandwidth together in Gb/s (--loaders),
+// empty without loaders.
+func loadersCell(r *Result) string {
+	if r.Loaded == nil {
+		return ""
+	}
+	return strconv.FormatFloat(r.Loaded.Gbps(r.SizeBytes), 'g', -1, 64)
 }
 
 // achievedCell is an open loop's achieved rate, empty for anything else.

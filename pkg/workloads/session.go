@@ -35,6 +35,7 @@ type session struct {
 	load   *loadSync
 	conn   *exchange.Conn
 	side   side
+	port   *portWatch // the port's counters; nil without them
 	cmPort int // rdma_cm's port: the exchange's port number
 	abort  atomic.Bool
 	// alive is when the peer last showed a sign of life while measuring
@@ -100,6 +101,8 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}
+	s.port = s.watchPort()
+	defer s.port.close()
 	// Set-up garbage is collected now, not by a GC cycle whose mark
 	// workers would share the CPUs with the timed run; the mappings the
 	// set-up added (the device's provider library) are made resident now,
@@ -208,7 +211,7 @@ func (s *session) measure(ctx context.Context) measurement {
 	go func() { peerDone <- s.awaitPeerDone() }()
 	stopBeats := s.heartbeat()
 	defer stopBeats()
-	port := s.watchPort()
+	s.port.start()
 	m := measurement{cpu0: engine.SampleCPU()}
 	// A side with nothing to time (the target of READs, WRITEs and
 	// atomics, the receiver of SENDs) tells the peer it is done only once
@@ -238,7 +241,7 @@ func (s *session) measure(ctx context.Context) measurement {
 		done()
 	}
 	m.cpu1 = engine.SampleCPU()
-	m.counters, m.countersErr = port.deltas()
+	m.counters, m.countersErr = s.port.deltas()
 	// A loop stopped because the peer failed or vanished reports why.
 	if peerErr != nil && (m.runErr == nil || (errors.Is(m.runErr, errInterrupted) && ctx.Err() == nil)) {
 		m.runErr = peerErr

@@ -84,7 +84,8 @@ func (s *session) stop(abort bool) {
 //	         domain, CQs, memory and QPs; or the TCP data listener
 //	connect  endpoints exchanged, then QPs brought to RTS (or the data
 //	         connection made) and receives posted
-//	ready    a barrier: both sides are connected and armed
+//	ready    a barrier: both sides are connected and armed (a held
+//	         run waits before it, and again after measure: WithHold)
 //	measure  every worker's active part (warm-up, then the timed part),
 //	         then its passive part until the peer is done
 //	report   the server sends its figures; the client builds the result
@@ -113,10 +114,14 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		engine.PrefaultMappings()
 		runtime.GC()
 	}
+	if err := s.hold(HoldReady); err != nil {
+		return nil, err
+	}
 	if err := s.conn.Barrier("ready"); err != nil {
 		return nil, err
 	}
 	m := s.measure(ctx)
+	s.hold(HoldMeasured) // never an error: what was measured is reported
 	return s.report(m)
 }
 

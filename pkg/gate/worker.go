@@ -37,7 +37,7 @@ type Pool struct {
 	// NoWorkers makes every run a process (gate --worker=false);
 	// NoOverlap makes a pair's runs one after the other (--overlap=false).
 	NoWorkers, NoOverlap bool
-	workers   map[*Side]*worker
+	workers              map[*Side]*worker
 }
 
 // Start starts a worker for each side, setting each side's RunsAs; when

@@ -36,7 +36,7 @@ type session struct {
 	conn   *exchange.Conn
 	side   side
 	port   *portWatch // the port's counters; nil without them
-	cmPort int // rdma_cm's port: the exchange's port number
+	cmPort int        // rdma_cm's port: the exchange's port number
 	abort  atomic.Bool
 	// alive is when the peer last showed a sign of life while measuring
 	// (unix nanoseconds): a loop without progress while the peer lives

@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -26,23 +25,7 @@ import (
 // in common: refused, naming the rails.
 func TestFabricRails(t *testing.T) {
 	dev := testenv.Device(t)
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to add an interface and a soft-RoCE device")
-	}
-	ip := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Skipf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	ip("link", "add", "rbrail1", "type", "dummy")
-	t.Cleanup(func() { exec.Command("ip", "link", "del", "rbrail1").Run() })
-	ip("addr", "add", "10.98.0.1/24", "dev", "rbrail1")
-	ip("link", "set", "rbrail1", "up")
-	if up := run(t, time.Minute, "softroce", "up", "--name", "rxe8", "--netdev", "rbrail1"); up.code != 0 {
-		t.Fatalf("softroce up: exit %d\n%s%s", up.code, up.stdout, up.stderr)
-	}
-	t.Cleanup(func() { run(t, time.Minute, "softroce", "down", "rxe8") })
+	secondDevice(t, "rxe8", "rbrail1", "10.98.0.1/24")
 	devs := []string{dev, "rxe8", dev, "rxe8"}
 
 	sweep := func(t *testing.T, devs []string, dir string) (*proc, []*proc) {

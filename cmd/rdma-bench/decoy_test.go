@@ -19,24 +19,7 @@ import (
 // land on another device than the run's is refused naming -d.
 func TestDecoyDevice(t *testing.T) {
 	decoy := testenv.Device(t)
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to add an interface and a soft-RoCE device")
-	}
-	ip := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Skipf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	ip("link", "add", "rbdecoy1", "type", "dummy")
-	t.Cleanup(func() { exec.Command("ip", "link", "del", "rbdecoy1").Run() })
-	ip("addr", "add", "10.99.0.1/24", "dev", "rbdecoy1")
-	ip("link", "set", "rbdecoy1", "up")
-	up := run(t, time.Minute, "softroce", "up", "--name", "rxe9", "--netdev", "rbdecoy1")
-	if up.code != 0 {
-		t.Fatalf("softroce up: exit %d\n%s%s", up.code, up.stdout, up.stderr)
-	}
-	t.Cleanup(func() { run(t, time.Minute, "softroce", "down", "rxe9") })
+	secondDevice(t, "rxe9", "rbdecoy1", "10.99.0.1/24")
 
 	lat := []string{"run", "write_lat", "--loopback", "-s", "64", "-n", "200"}
 	r := run(t, 2*time.Minute, lat...)
@@ -64,4 +47,30 @@ func TestDecoyDevice(t *testing.T) {
 		!strings.Contains(r.stderr, "name rxe9 with -d") {
 		t.Errorf("an rdma_cm client on %s to a server on rxe9: exit %d; want a refusal naming -d:\n%s%s", decoy, r.code, r.stdout, r.stderr)
 	}
+}
+
+// secondDevice makes a soft-RoCE device called name on a dummy interface
+// netdev with address cidr (`softroce up`, which also makes it the
+// device a run given no -d takes), both removed when the test ends; it
+// skips without root or where the interface cannot be made.
+func secondDevice(t *testing.T, name, netdev, cidr string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to add an interface and a soft-RoCE device")
+	}
+	ip := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Skipf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	ip("link", "add", netdev, "type", "dummy")
+	t.Cleanup(func() { exec.Command("ip", "link", "del", netdev).Run() })
+	ip("addr", "add", cidr, "dev", netdev)
+	ip("link", "set", netdev, "up")
+	up := run(t, time.Minute, "softroce", "up", "--name", name, "--netdev", netdev)
+	if up.code != 0 {
+		t.Fatalf("softroce up: exit %d\n%s%s", up.code, up.stdout, up.stderr)
+	}
+	t.Cleanup(func() { run(t, time.Minute, "softroce", "down", name) })
 }

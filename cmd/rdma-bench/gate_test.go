@@ -170,10 +170,10 @@ func readGateDoc(t *testing.T, dir string) *gate.Document {
 func TestGateWorkerDies(t *testing.T) {
 	dir := t.TempDir()
 	side := filepath.Join(t.TempDir(), "dies")
-	// The candidate's worker answers five requests, then its input ends
-	// and it exits: mid-gate, before any look can decide, however fast
-	// the machine.
-	script := "#!/bin/sh\nif [ \"$1\" = worker ]; then i=0; while [ $i -lt 5 ] && IFS= read -r l; do printf '%s\\n' \"$l\"; i=$((i+1)); done | " + binary(t) + " worker; exit; fi\nexec " + binary(t) + " \"$@\"\n"
+	// The candidate's worker answers five requests (and a held run's go
+	// lines), then its input ends and it exits: mid-gate, before any look
+	// can decide, however fast the machine.
+	script := "#!/bin/sh\nif [ \"$1\" = worker ]; then i=0; while IFS= read -r l; do case \"$l\" in *'\"args\"'*) i=$((i+1)); [ $i -gt 5 ] && break;; esac; printf '%s\\n' \"$l\"; done | " + binary(t) + " worker; exit; fi\nexec " + binary(t) + " \"$@\"\n"
 	if err := os.WriteFile(side, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/rdma-bench/rdma-bench/internal/safetext"
 	"github.com/rdma-bench/rdma-bench/pkg/gate"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
 func init() {
@@ -44,15 +47,14 @@ func serveWorker(ctx context.Context, in io.Reader, out, stderr io.Writer) error
 	if err := writeLine(out, gate.Hello{Worker: "rdma-bench", Protocol: gate.WorkerProtocol, Version: buildVersion().String()}); err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
+	lines := readLines(in)
+	for line := range lines.c {
 		var req gate.Request
 		rep := gate.Reply{Exit: 2}
-		if err := gate.DecodeLine(sc.Bytes(), &req); err != nil {
+		if err := gate.DecodeLine(line, &req); err != nil {
 			rep.Error = err.Error()
 		} else {
-			rep = workerRun(ctx, req, stderr)
+			rep = workerRun(ctx, req, lines, out, stderr)
 		}
 		if err := writeLine(out, rep); err != nil {
 			return err
@@ -61,20 +63,72 @@ func serveWorker(ctx context.Context, in io.Reader, out, stderr io.Writer) error
 			return fmt.Errorf("worker: %w", context.Cause(ctx))
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("worker: reading requests: %w", err)
+	if lines.err != nil {
+		return fmt.Errorf("worker: reading requests: %w", lines.err)
 	}
 	return nil
 }
 
+// inputLines are the worker's input, a line at a time: the requests, and
+// a held run's Go lines. c is closed at the end of the input, err then
+// saying why if it was not the end of the file.
+type inputLines struct {
+	c   chan []byte
+	err error
+}
+
+func readLines(in io.Reader) *inputLines {
+	l := &inputLines{c: make(chan []byte)}
+	go func() {
+		defer close(l.c)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			l.c <- append([]byte(nil), sc.Bytes()...)
+		}
+		l.err = sc.Err()
+	}()
+	return l
+}
+
 // workerRun runs one request as `rdma-bench run ARGS` would, and replies
-// with its exit status, its message and its standard output.
-func workerRun(ctx context.Context, req gate.Request, stderr io.Writer) gate.Reply {
+// with its exit status, its message and its standard output. A held
+// request reports each stage on out and waits for its Go on lines.
+func workerRun(ctx context.Context, req gate.Request, lines *inputLines, out, stderr io.Writer) gate.Reply {
 	var stdout bytes.Buffer
 	cmdline := append([]string{os.Args[0], "run"}, req.Args...)
+	if req.Hold {
+		ctx = workloads.WithHold(ctx, func(ctx context.Context, stage string) error {
+			return holdAt(ctx, req.ID, stage, lines, out)
+		})
+	}
 	err := runTo(ctx, req.Args, cmdline, &stdout, stderr)
 	code, msg := exitCode(err)
 	return gate.Reply{ID: req.ID, Exit: code, Error: msg, Stdout: stdout.String()}
+}
+
+// holdAt says that request id waits at stage, and waits for the Go that
+// names it.
+func holdAt(ctx context.Context, id int, stage string, lines *inputLines, out io.Writer) error {
+	if err := writeLine(out, gate.Reply{ID: id, Stage: stage}); err != nil {
+		return err
+	}
+	select {
+	case line, ok := <-lines.c:
+		if !ok {
+			return errors.New("the worker's input ended")
+		}
+		var g gate.Go
+		if err := gate.DecodeLine(line, &g); err != nil {
+			return err
+		}
+		if g.ID != id || g.Go != stage {
+			return fmt.Errorf("a go for request %d at \"%s\", want request %d at %q", g.ID, safetext.Sanitize(g.Go), id, stage)
+		}
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 func writeLine(w io.Writer, v any) error {

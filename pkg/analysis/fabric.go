@@ -120,7 +120,7 @@ func FabricReport(ctx context.Context, title string, doc *fabric.Document, notes
 		{"tool", strings.TrimSpace(doc.Tool.Name + " " + doc.Tool.Version)},
 		{"started", doc.StartedAt.UTC().Format(time.RFC3339)},
 		{"duration", doc.FinishedAt.Sub(doc.StartedAt).Round(100 * time.Millisecond).String()},
-		{"schedule", fmt.Sprintf("pattern %s: %d pairs in %d rounds", doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds)},
+		{"schedule", doc.Schedule.Text()},
 		{"workloads", strings.Join(doc.Workloads, ", ")},
 		{"status", doc.Status},
 	}}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -146,42 +145,46 @@ func Take(root, device string, port int) (Snapshot, error) {
 // the RDMA netlink statistic and the port's netdev statistics. What cannot
 // be read is recorded in Snapshot.Unavailable, never fatal; only a bad
 // device name or port, or a device or port that does not exist, is an error.
+// It is a [Reader.Watch] read once.
 func (r Reader) Take(device string, port int) (Snapshot, error) {
+	w, err := r.Watch(device, port)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	defer w.Close()
+	return w.Take(), nil
+}
+
+// Watch finds the counters of the device's port, as Take reads them, and
+// opens their files, so that each [Watch.Take] only reads them: a run's
+// two snapshots then cost a read a file each, and the listing and opening
+// (most of a snapshot's time under emulation: each is a few system calls)
+// can be done before the measured part begins. The errors are Take's.
+func (r Reader) Watch(device string, port int) (*Watch, error) {
 	if device == "" || device == "." || device == ".." || strings.ContainsAny(device, "/\x00") {
-		return Snapshot{}, fmt.Errorf("rdma device name %q: want a name such as rxe0 or mlx5_0", device)
+		return nil, fmt.Errorf("rdma device name %q: want a name such as rxe0 or mlx5_0", device)
 	}
 	if port < 0 {
-		return Snapshot{}, fmt.Errorf("port %d: want a port number such as 1", port)
+		return nil, fmt.Errorf("port %d: want a port number such as 1", port)
 	}
 	if r.Class == nil {
-		return Snapshot{}, errors.New("counters reader has no sysfs tree: use NewReader")
+		return nil, errors.New("counters reader has no sysfs tree: use NewReader")
 	}
 	portDir := path.Join(device, "ports", strconv.Itoa(port))
 	if _, err := fs.Stat(r.Class, device); err != nil {
-		return Snapshot{}, fmt.Errorf("rdma device %q under %s: %w%s", device, r.root(), err, r.choices("."))
+		return nil, fmt.Errorf("rdma device %q under %s: %w%s", device, r.root(), err, r.choices("."))
 	}
 	if _, err := fs.Stat(r.Class, portDir); err != nil {
-		return Snapshot{}, fmt.Errorf("rdma device %q port %d under %s: %w%s", device, port, r.root(), err,
+		return nil, fmt.Errorf("rdma device %q port %d under %s: %w%s", device, port, r.root(), err,
 			r.choices(path.Join(device, "ports")))
 	}
-	now := time.Now
-	if r.Now != nil {
-		now = r.Now
-	}
-	s := Snapshot{Device: device, Port: port, TakenAt: now()}
-	r.readGroup(&s, SourcePort, path.Join(portDir, "counters"))
-	r.readGroup(&s, SourcePortHW, path.Join(portDir, "hw_counters"))
-	r.readGroup(&s, SourceDeviceHW, path.Join(device, "hw_counters"))
-	r.readNetlink(&s)
-	r.readNetdev(&s, portDir)
-	sort.SliceStable(s.Counters, func(i, j int) bool {
-		a, b := s.Counters[i], s.Counters[j]
-		if a.Source != b.Source {
-			return sourceRank(a.Source) < sourceRank(b.Source)
-		}
-		return a.Name < b.Name
-	})
-	return s, nil
+	w := &Watch{r: r, device: device, port: port}
+	w.list(r.Class, r.Root, SourcePort, path.Join(portDir, "counters"))
+	w.list(r.Class, r.Root, SourcePortHW, path.Join(portDir, "hw_counters"))
+	w.list(r.Class, r.Root, SourceDeviceHW, path.Join(device, "hw_counters"))
+	w.items = append(w.items, watchItem{netlink: true})
+	w.listNetdev(portDir)
+	return w, nil
 }
 
 // choices lists the entries of dir for an error message: "; want one of

@@ -171,6 +171,10 @@ type ScheduleInfo struct {
 	Pattern string `json:"pattern"`
 	Rounds  int    `json:"rounds"`
 	Pairs   int    `json:"pairs"`
+	// Rails are the ranks by device name when the schedule is
+	// rail-aligned (--rails: the pattern within each rail, no pair
+	// across); absent otherwise.
+	Rails []Rail `json:"rails,omitempty"`
 }
 
 // PairOutcome is one scheduled pair's result or failure.

@@ -229,6 +229,8 @@ type world struct {
 	// oneListener registers one listener a rank whatever the pattern
 	// needs (ListenersFor).
 	oneListener bool
+	// devices, when set, is each rank's device (--rails tests).
+	devices []string
 }
 
 func newWorld(t *testing.T, n int) *world {
@@ -261,6 +263,9 @@ func (w *world) run(t *testing.T) (*Document, []error) {
 		cfg := testConfig(r, n)
 		cfg.Coordinator = addr
 		cfg.Self.Addr = w.measurers[r].addr()
+		if w.devices != nil {
+			cfg.Self.Device = w.devices[r]
+		}
 		if k := ListenersFor(w.cfg.Pattern, n); k > 1 && !w.oneListener {
 			cfg.Self.Listeners = w.measurers[r].listenMore(t, k)
 		}

@@ -152,8 +152,8 @@ func Save(dir string, doc *Document) (string, error) {
 // and the findings.
 func WriteTable(w io.Writer, doc *Document, metrics []string) error {
 	ew := &display.ErrWriter{W: w}
-	ew.Printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), pattern %s: %d pairs in %d rounds, %s\n",
-		doc.Tool.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Pattern, doc.Schedule.Pairs, doc.Schedule.Rounds,
+	ew.Printf("rdma-bench fabric %s: %d ranks (%s, rendezvous via %s), %s, %s\n",
+		doc.Tool.Version, doc.World.Size, doc.Launcher, doc.Rendezvous, doc.Schedule.Text(),
 		doc.FinishedAt.Sub(doc.StartedAt).Round(100*time.Millisecond))
 	if doc.Partial() {
 		ew.Printf("PARTIAL: %s\n", PartialReason(doc))

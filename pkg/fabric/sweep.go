@@ -48,6 +48,9 @@ type SweepConfig struct {
 	// iteration a workload (the caller sets that up), and rank 0 looks
 	// for no suspects; the document is marked Probe.
 	Probe bool
+	// Rails makes the schedule rail-aligned: the pattern within each
+	// rail of ranks whose devices share a name (RailsOf), never across.
+	Rails bool
 }
 
 // Sweep measures the schedule's pairs round by round, in lockstep through

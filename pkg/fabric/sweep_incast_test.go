@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestSweepIncast(t *testing.T) {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
-	if doc.Schedule != (ScheduleInfo{Pattern: PatternIncast, Rounds: 4, Pairs: 12}) || len(doc.Pairs) != 12 {
+	if !reflect.DeepEqual(doc.Schedule, ScheduleInfo{Pattern: PatternIncast, Rounds: 4, Pairs: 12}) || len(doc.Pairs) != 12 {
 		t.Fatalf("schedule %+v, %d pairs", doc.Schedule, len(doc.Pairs))
 	}
 	for _, m := range doc.Members {

@@ -40,7 +40,11 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	for r := range sw.alive {
 		sw.alive[r] = true
 	}
-	count, roundAt, err := rounds(cfg.Pattern, n)
+	var rails []Rail
+	if cfg.Rails {
+		rails = RailsOf(s.Members)
+	}
+	count, roundAt, err := scheduleOf(cfg.Pattern, n, rails)
 	if err == nil {
 		err = errors.Join(cfg.Outliers.check(), cfg.Recheck.check(), checkListeners(s.Members, cfg.Pattern))
 	}
@@ -56,7 +60,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 	sw.doc = &Document{
 		Envelope: document.Envelope{SchemaVersion: SchemaVersion, Kind: document.KindFabric}, Tool: Tool{Name: document.ToolName, Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,
-		Schedule: ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs}, Probe: cfg.Probe,
+		Schedule: ScheduleInfo{Pattern: cfg.Pattern, Rounds: plan.Rounds, Pairs: plan.Pairs, Rails: rails}, Probe: cfg.Probe,
 		PairTimeoutNS: cfg.PairTimeout.Nanoseconds(), StartedAt: time.Now(), Members: s.Members,
 		log: log,
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestSweepFull(t *testing.T) {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
-	if doc.Schedule != (ScheduleInfo{Pattern: PatternPairs, Rounds: 6, Pairs: 12}) || len(doc.Pairs) != 12 {
+	if !reflect.DeepEqual(doc.Schedule, ScheduleInfo{Pattern: PatternPairs, Rounds: 6, Pairs: 12}) || len(doc.Pairs) != 12 {
 		t.Fatalf("schedule %+v, %d pairs", doc.Schedule, len(doc.Pairs))
 	}
 	if doc.Launcher != LauncherManual || doc.World.Size != 4 || doc.Rendezvous != MethodCoordinator || len(doc.Members) != 4 {

@@ -23,8 +23,10 @@ var totalled = map[string]bool{PatternHalves: true, PatternIncast: true}
 // (osu_mbw_mr's figure, under the halves pattern; the receiver's intake,
 // under incast).
 type RoundTotal struct {
-	// Round is the round, 1-based.
+	// Round is the round, 1-based; Rail its rail's device under a
+	// rail-aligned schedule (a round's rails are summed apart), else "".
 	Round int
+	Rail  string
 	// Workload is the workload ("write_bw").
 	Workload string
 	// Pairs are the round's pairs in the document, failed ones too, in
@@ -79,19 +81,33 @@ func (d *Document) RoundTotals() ([]RoundTotal, error) {
 	}
 	slices.Sort(others)
 	workloads = append(workloads, others...)
-	byRound := map[int][]RoundTotal{}
+	type key struct {
+		round int
+		rail  int // the rail's place in d.Schedule.Rails; 0 without rails
+	}
+	railOf := map[int]int{}
+	for i, r := range d.Schedule.Rails {
+		for _, rank := range r.Ranks {
+			railOf[rank] = i
+		}
+	}
+	byRound := map[key][]RoundTotal{}
 	err := d.EachPair(func(p *PairOutcome) error {
-		totals, ok := byRound[p.Round]
+		k := key{p.Round, railOf[p.Src]}
+		totals, ok := byRound[k]
 		if !ok {
 			for _, w := range workloads {
 				t := RoundTotal{Round: p.Round, Workload: w}
+				if d.Schedule.Rails != nil {
+					t.Rail = d.Schedule.Rails[k.rail].Device
+				}
 				for _, m := range byWorkload[w] {
 					_, unit := DescribeMetric(m)
 					t.Sums = append(t.Sums, MetricSum{Metric: m, Unit: unit})
 				}
 				totals = append(totals, t)
 			}
-			byRound[p.Round] = totals
+			byRound[k] = totals
 		}
 		for i := range totals {
 			t := &totals[i]
@@ -112,14 +128,19 @@ func (d *Document) RoundTotals() ([]RoundTotal, error) {
 		}
 		return nil
 	})
-	rounds := make([]int, 0, len(byRound))
-	for r := range byRound {
-		rounds = append(rounds, r)
+	keys := make([]key, 0, len(byRound))
+	for k := range byRound {
+		keys = append(keys, k)
 	}
-	slices.Sort(rounds)
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.round != b.round {
+			return a.round - b.round
+		}
+		return a.rail - b.rail
+	})
 	var out []RoundTotal
-	for _, r := range rounds {
-		out = append(out, byRound[r]...)
+	for _, k := range keys {
+		out = append(out, byRound[k]...)
 	}
 	return out, err
 }
@@ -165,7 +186,11 @@ func RoundTotalLines(d *Document) ([]string, error) {
 // failed)".
 func (t RoundTotal) line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "round %d (%s at once,", t.Round, plural(len(t.Pairs), "pair"))
+	fmt.Fprintf(&b, "round %d", t.Round)
+	if t.Rail != "" {
+		fmt.Fprintf(&b, ", rail %s", t.Rail)
+	}
+	fmt.Fprintf(&b, " (%s at once,", plural(len(t.Pairs), "pair"))
 	for i, p := range t.Pairs {
 		if i == roundTotalsShown {
 			b.WriteString(" ...")

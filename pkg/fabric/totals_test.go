@@ -142,3 +142,24 @@ func TestRoundTotalsOtherCases(t *testing.T) {
 		t.Errorf("probe: %q, %v", lines, err)
 	}
 }
+
+// TestRoundTotalsByRail: under a rail-aligned schedule a round's rails
+// are summed apart, each line naming its rail.
+func TestRoundTotalsByRail(t *testing.T) {
+	doc := halvesDoc(t)
+	doc.Schedule.Rails = []Rail{{"d0", []int{0, 2}}, {"d1", []int{1, 3}}}
+	lines, err := RoundTotalLines(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"  round 1, rail d0 (1 pair at once, 0->2): write_bw ", "  round 1, rail d1 (1 pair at once, 1->3): write_bw ",
+		"  round 2, rail d0 (1 pair at once, 2->0): write_bw ", "  round 2, rail d1 (1 pair at once, 3->1): write_bw "}
+	if len(lines) < 5 {
+		t.Fatalf("lines %q", lines)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i+1], w) {
+			t.Errorf("line %d %q, want it to start %q", i+2, lines[i+1], w)
+		}
+	}
+}

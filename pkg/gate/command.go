@@ -31,8 +31,11 @@ type Options struct {
 	LookGrowth                                   float64
 	// Workers keeps each side's binary running between its runs (Pool),
 	// WorkerRounds rounds at a time.
-	Workers         bool
-	WorkerRounds    int
+	Workers      bool
+	WorkerRounds int
+	// Overlap makes each pair's two runs overlap where the runner can
+	// (Pool.Overlaps).
+	Overlap         bool
 	Duration, Alpha float64
 	Budget, Timeout time.Duration
 	// Format is the output's, one of [Formats]; OutFile its file ("" or
@@ -160,7 +163,7 @@ func Measure(ctx context.Context, cfg *Config, o *Options, inv Invocation, progr
 	}
 	doc := &Document{Tool: inv.Tool, StartedAt: now.UTC(), Args: inv.Args}
 	pool := &Pool{Process: Process{Target: cfg.Target, LatencyIters: cfg.LatencyIters, BandwidthSeconds: cfg.BandwidthSeconds,
-		Timeout: o.Timeout}, NoWorkers: !o.Workers}
+		Timeout: o.Timeout}, NoWorkers: !o.Workers, NoOverlap: !o.Overlap}
 	if err := pool.Start(ctx, &cfg.Base, &cfg.Candidate); err != nil {
 		return nil, err
 	}
@@ -170,6 +173,9 @@ func Measure(ctx context.Context, cfg *Config, o *Options, inv Invocation, progr
 			fmt.Fprintf(progress, "gate: %s\n", s.RunsAsWhy)
 			break
 		}
+	}
+	if ok, why := pool.Overlaps(); !ok && o.Overlap && o.Workers {
+		fmt.Fprintf(progress, "gate: pairs not overlapped: %s\n", why)
 	}
 	g := &Gate{
 		Config:   cfg,

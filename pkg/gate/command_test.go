@@ -12,7 +12,7 @@ import (
 
 func testOptions() Options {
 	return Options{FailOn: DefaultFailOn, Method: string(Paired), Iters: 3000, Duration: 0.2, Alpha: 0.01,
-		FirstLook: 10, LookGrowth: 1.5, MaxPairs: 1000, Budget: 5 * time.Minute, Timeout: 2 * time.Minute, Workers: true, WorkerRounds: 1}
+		FirstLook: 10, LookGrowth: 1.5, MaxPairs: 1000, Budget: 5 * time.Minute, Timeout: 2 * time.Minute, Workers: true, WorkerRounds: 1, Overlap: true}
 }
 
 func TestOptionsConfig(t *testing.T) {

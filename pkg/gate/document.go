@@ -47,6 +47,10 @@ type Document struct {
 	// time, start to exit: Seconds - RunSeconds is the gate's own time.
 	Runs       int     `json:"runs"`
 	RunSeconds float64 `json:"run_seconds"`
+	// PairsAs is how each pair's two runs were made: [PairsOverlapped]
+	// or [PairsInTurn]; PairsAsWhy says why they were not overlapped.
+	PairsAs    string `json:"pairs_as,omitempty"`
+	PairsAsWhy string `json:"pairs_as_why,omitempty"`
 	// RenewSeconds is the time spent replacing the sides' workers between
 	// rounds (--worker-rounds), part of the gate's own time.
 	RenewSeconds float64 `json:"renew_seconds,omitempty"`

@@ -43,6 +43,7 @@ func (o *Options) Register(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.Budget, "budget", 5*time.Minute, "the time the gate may take, warm-up included: it measures while a point is undecided and another round fits")
 	fs.StringVar(&o.Method, "method", string(Paired), "how a point's change is estimated: paired (per-pair log ratios) or unpaired (the two sides' runs)")
 	fs.BoolVar(&o.Workers, "worker", true, "run each side's runs in a process of its own kept between runs (rdma-bench worker); false, or a side without that mode: a process per run, for both sides")
+	fs.BoolVar(&o.Overlap, "overlap", true, "overlap each pair's two runs: both sides set up and tear down at once, their timed parts one after the other with nothing else running (needs --loopback, workers and no --*-before/--*-after); false: the runs one after the other")
 	fs.IntVar(&o.WorkerRounds, "worker-rounds", 1, "replace each side's worker by a fresh one after this many rounds of pairs, so that pairs of different rounds are independent (0: one worker a side for the whole gate, faster, but what a process keeps can bias a side)")
 	fs.DurationVar(&o.Timeout, "run-timeout", 2*time.Minute, "the most time one run may take")
 	fs.StringVarP(&o.Format, "output", "o", "table", "output format: table, json (the saved document), markdown ($GITHUB_STEP_SUMMARY) or junit (a CI's test report)")

@@ -41,6 +41,24 @@ type Gate struct {
 
 	load0 loadMark  // the machine's times at the start
 	began time.Time // the start, which the pairs' times count from
+	// overlap is the runner's, when its pairs overlap (pairsAs).
+	overlap PairRunner
+}
+
+// pairsAs records in doc how the pairs will be made, and returns the
+// runner that overlaps them, or nil.
+func (g *Gate) pairsAs(doc *Document) PairRunner {
+	doc.PairsAs, doc.PairsAsWhy = PairsInTurn, "the runner makes one run at a time"
+	pr, ok := g.Runner.(PairRunner)
+	if !ok {
+		return nil
+	}
+	if ok, why := pr.Overlaps(); !ok {
+		doc.PairsAsWhy = why
+		return nil
+	}
+	doc.PairsAs, doc.PairsAsWhy = PairsOverlapped, ""
+	return pr
 }
 
 // pids are the processes the runner keeps running (its workers), whose
@@ -101,6 +119,7 @@ func (g *Gate) Run(ctx context.Context, doc *Document) (*Document, error) {
 		g.save(doc)
 		return doc, err
 	}
+	g.overlap = g.pairsAs(doc)
 	pairTime, err := g.warmUp(ctx, doc)
 	if err != nil {
 		return fail(err)
@@ -242,11 +261,12 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 	}
 	var got [2]Measurement
 	at := g.now().Sub(g.began).Seconds()
-	for _, s := range sides {
-		m, err := g.Runner.Run(ctx, s, r.Point)
-		if err != nil {
-			return fmt.Errorf("%s, pair %d: %w", r.Label(), len(r.Base)+1, err)
-		}
+	ms, err := g.runPair(ctx, [2]*Side{sides[0], sides[1]}, r.Point)
+	if err != nil {
+		return fmt.Errorf("%s, pair %d: %w", r.Label(), len(r.Base)+1, err)
+	}
+	for j, s := range sides {
+		m := ms[j]
 		doc.Runs++
 		doc.RunSeconds += m.Seconds
 		k, doc0 := 0, &doc.Base
@@ -277,6 +297,23 @@ func (g *Gate) pair(ctx context.Context, doc *Document, r *Row, baseFirst bool) 
 		}
 	}
 	return nil
+}
+
+// runPair measures a run of p on each side, sides[0] first: overlapped
+// where the runner can, else one whole run after the other.
+func (g *Gate) runPair(ctx context.Context, sides [2]*Side, p Point) ([2]Measurement, error) {
+	if g.overlap != nil {
+		return g.overlap.Pair(ctx, sides, p)
+	}
+	var got [2]Measurement
+	for i, s := range sides {
+		m, err := g.Runner.Run(ctx, s, p)
+		if err != nil {
+			return got, err
+		}
+		got[i] = m
+	}
+	return got, nil
 }
 
 // look decides every undecided row from its pairs, spending what the

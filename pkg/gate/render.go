@@ -65,8 +65,20 @@ func rowCells(r *Row) []string {
 // false-alarm budget.
 func settingsText(d *Document) string {
 	s := d.Settings
-	return fmt.Sprintf("%s gate, thresholds %s; a %g false-alarm budget, %g a row, spent over its looks as its pairs grow, the rest at the last",
-		s.Method, strings.Join(s.Thresholds, ","), s.Alpha, s.Alpha/float64(max(len(d.Rows), 1)))
+	return fmt.Sprintf("%s gate%s, thresholds %s; a %g false-alarm budget, %g a row, spent over its looks as its pairs grow, the rest at the last",
+		s.Method, pairsText(d), strings.Join(s.Thresholds, ","), s.Alpha, s.Alpha/float64(max(len(d.Rows), 1)))
+}
+
+// pairsText says how the pairs' runs were made (", pairs overlapped", or
+// in turn and why); "" for a document that predates the record.
+func pairsText(d *Document) string {
+	switch {
+	case d.PairsAs == "":
+		return ""
+	case d.PairsAsWhy == "":
+		return ", pairs " + d.PairsAs
+	}
+	return fmt.Sprintf(", pairs %s (%s)", d.PairsAs, d.PairsAsWhy)
 }
 
 // allNotes are the notes under the table, in every format: each row's

@@ -32,7 +32,7 @@ func TestCIFormats(t *testing.T) {
 	}
 	for _, want := range []string{"### Gate\n", "**gate fail (exit 1)**: write_lat 64 B lat.p50 +", "| point | metric | pairs |",
 		"| write_lat 64 B | lat.p50 (us) |", "| **fail** |", "| write_bw 4 KiB | bw (Gb/s) |", "| undecided |",
-		"runs not clean (the port counters moved: retransmissions)", "_paired gate, thresholds lat.p50&gt;+5%,bw&lt;-5%;"} {
+		"runs not clean (the port counters moved: retransmissions)", "_paired gate, pairs in turn (the runner makes one run at a time), thresholds lat.p50&gt;+5%,bw&lt;-5%;"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}

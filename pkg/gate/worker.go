@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,9 +34,10 @@ const helloTimeout = 30 * time.Second
 // run alike.
 type Pool struct {
 	Process
-	// NoWorkers makes every run a process (gate --worker=false).
-	NoWorkers bool
-	workers   map[*Side]*worker
+	// NoWorkers makes every run a process (gate --worker=false);
+	// NoOverlap makes a pair's runs one after the other (--overlap=false).
+	NoWorkers, NoOverlap bool
+	workers              map[*Side]*worker
 }
 
 // Start starts a worker for each side, setting each side's RunsAs; when
@@ -79,8 +81,9 @@ func (r *Pool) Start(ctx context.Context, sides ...*Side) error {
 // than the other's in the emulated VM, which no number of pairs from one
 // pair of workers averages out; fresh workers each round make the pairs
 // of different rounds independent, as a process per run does. The sides
-// are renewed at the same time (nothing is measured meanwhile), so a
-// renewal costs the slower side's stop and start, not their sum.
+// are renewed at the same time (nothing is measured meanwhile), and each
+// side's fresh worker starts while its old one ends, so a renewal costs
+// the slowest of these, not their sum.
 func (r *Pool) Renew(ctx context.Context) error {
 	type renewed struct {
 		side *Side
@@ -90,8 +93,13 @@ func (r *Pool) Renew(ctx context.Context) error {
 	out := make(chan renewed, len(r.workers))
 	for s, w := range r.workers {
 		go func() {
-			w.close()
+			ended := make(chan struct{})
+			go func() {
+				w.close()
+				close(ended)
+			}()
 			nw, err := startWorker(ctx, s, r.Log)
+			<-ended
 			out <- renewed{s, nw, err}
 		}()
 	}
@@ -177,6 +185,8 @@ type worker struct {
 	tail  *tailBuffer // its standard error's end
 	next  int
 	dead  bool
+	// protocol is the one its hello named: 2 can hold runs.
+	protocol int
 
 	waitOnce sync.Once
 	waitErr  error
@@ -222,13 +232,14 @@ func startWorker(ctx context.Context, s *Side, log io.Writer) (*worker, error) {
 	case err != nil:
 	case h.Worker != "rdma-bench":
 		err = fmt.Errorf("a worker of %q, not rdma-bench", h.Worker)
-	case h.Protocol != WorkerProtocol:
+	case !slices.Contains(workerProtocols, h.Protocol):
 		err = fmt.Errorf("worker protocol %d, this gate speaks %d", h.Protocol, WorkerProtocol)
 	}
 	if err != nil {
 		w.close()
 		return nil, fmt.Errorf("the %s side (%s) has no worker this gate can use (%v)", s.Name, s.display(), err)
 	}
+	w.protocol = h.Protocol
 	return w, nil
 }
 
@@ -274,21 +285,42 @@ func (w *worker) exited() error {
 
 // do sends one request and waits for its reply.
 func (w *worker) do(ctx context.Context, args []string) (Reply, error) {
-	if w.dead {
-		return Reply{}, fmt.Errorf("the %s side's worker has ended", w.side)
-	}
-	w.next++
-	b, err := EncodeLine(Request{ID: w.next, Args: args})
-	if err != nil {
+	if err := w.send(Request{ID: w.next + 1, Args: args}); err != nil {
 		return Reply{}, err
+	}
+	rep, err := w.reply(ctx)
+	if err == nil && rep.Stage != "" {
+		w.kill()
+		err = fmt.Errorf("the %s side's worker held a run it was not asked to hold", w.side)
+	}
+	return rep, err
+}
+
+// send writes one line to the worker; a Request takes the next id.
+func (w *worker) send(msg any) error {
+	if w.dead {
+		return fmt.Errorf("the %s side's worker has ended", w.side)
+	}
+	b, err := EncodeLine(msg)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(Request); ok {
+		w.next++
 	}
 	if _, err := w.in.Write(b); err != nil {
 		// It ended between two requests: say how, as when it ends in one.
 		w.kill()
 		for range w.lines {
 		}
-		return Reply{}, w.exited()
+		return w.exited()
 	}
+	return nil
+}
+
+// reply waits for the worker's next reply to its last request: a held
+// run's stage (Stage set) or the final one.
+func (w *worker) reply(ctx context.Context) (Reply, error) {
 	line, err := w.line(ctx)
 	if err != nil {
 		return Reply{}, err
@@ -321,6 +353,12 @@ func (w *worker) close() {
 	if w.cmd.Process == nil {
 		return
 	}
+	// A run the gate stopped waiting for (the other side's failed)
+	// still replies: its lines are read, so that it can end.
+	go func() {
+		for range w.lines {
+		}
+	}()
 	done := make(chan struct{})
 	go func() {
 		_ = w.wait()

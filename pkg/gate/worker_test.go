@@ -52,7 +52,11 @@ func fakeDoc(v float64) string {
 // (a document of another schema),
 // protocol (a hello of another protocol), garbage-hello (text first),
 // slow (serves, but takes a second to start, logged to the file that
-// slowLogEnv names).
+// slowLogEnv names), v1 (serves, saying protocol 1: it cannot hold a run),
+// hold-die (exits at a held run's ready stage), hold-wrong (holds at a
+// stage it should not). A held run (protocol 2) reports each stage and
+// waits for its go; with holdLogEnv set, the fake logs what it did and
+// when, to check the order of two sides' stages.
 func fakeSide(mode string, args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -75,6 +79,8 @@ func fakeSide(mode string, args []string) int {
 		return 2
 	case "protocol":
 		hello.Protocol = WorkerProtocol + 1
+	case "v1":
+		hello.Protocol = 1
 	case "garbage-hello":
 		fmt.Println("latency 12 us")
 		return 0
@@ -112,10 +118,54 @@ func fakeSide(mode string, args []string) int {
 			os.Stdout.Write(b)
 			continue
 		}
+		if req.Hold && !fakeHold(mode, req.ID, sc) {
+			return 1
+		}
 		b, _ := EncodeLine(Reply{ID: req.ID, Stdout: fakeDoc(10 + float64(n))})
 		os.Stdout.Write(b)
 	}
 	return 0
+}
+
+// holdLogEnv names the file where a fake worker logs its held runs'
+// stages: "NAME EVENT UNIXNANO" a line, NAME from fakeNameEnv.
+const (
+	holdLogEnv  = "RDMA_BENCH_GATE_FAKE_HOLD_LOG"
+	fakeNameEnv = "RDMA_BENCH_GATE_FAKE_NAME"
+)
+
+// fakeHold plays a held run's stages; false: the worker exits (hold-die,
+// or a go line it cannot read).
+func fakeHold(mode string, id int, sc *bufio.Scanner) bool {
+	logged := func(event string) {
+		if f := os.Getenv(holdLogEnv); f != "" {
+			log, _ := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			fmt.Fprintf(log, "%s %s %d\n", os.Getenv(fakeNameEnv), event, time.Now().UnixNano())
+			log.Close()
+		}
+	}
+	for _, stage := range []string{StageReady, StageMeasured} {
+		if mode == "hold-die" {
+			fmt.Fprintln(os.Stderr, "fake worker: dying while held")
+			return false
+		}
+		say := stage
+		if mode == "hold-wrong" {
+			say = "elsewhere"
+		}
+		logged(stage)
+		b, _ := EncodeLine(Reply{ID: id, Stage: say})
+		os.Stdout.Write(b)
+		var g Go
+		if !sc.Scan() || DecodeLine(sc.Bytes(), &g) != nil || g.ID != id || g.Go != stage {
+			return false
+		}
+		logged("go-" + stage)
+		if stage == StageReady {
+			time.Sleep(50 * time.Millisecond) // the timed part
+		}
+	}
+	return true
 }
 
 func testPool(t *testing.T, base, cand string) (*Pool, *Side, *Side) {
@@ -174,7 +224,7 @@ func TestPoolWorkerFails(t *testing.T) {
 	cases := []struct{ mode, want string }{
 		{"die", "the candidate side's worker ended (exit status 1): fake worker: dying"},
 		{"hang", "no result within 1s"},
-		{"garbage", "the candidate side's worker: a worker message that is not protocol 1"},
+		{"garbage", "the candidate side's worker: a worker message that is not protocol 2"},
 		{"schema", "candidate side: " + self + " run write_lat --loopback -s 64 -n 100 -o json printed no document this rdma-bench reads"},
 	}
 	for _, c := range cases {
@@ -298,6 +348,94 @@ func TestGateRenewsWorkers(t *testing.T) {
 		}
 		if d.RenewSeconds != 0.5*float64(len(r.renewed)) {
 			t.Errorf("--worker-rounds %d: renew_seconds %g after %d renewals of 0.5 s", rounds, d.RenewSeconds, len(r.renewed))
+		}
+	}
+}
+
+// TestPoolPair: an overlapped pair sets both runs up before either
+// measures, measures the first side's timed part, then the second's, and
+// tears both down after; the figures come back in the sides' order.
+func TestPoolPair(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "hold.log")
+	t.Setenv(holdLogEnv, log)
+	p, base, cand := testPool(t, "ok", "ok")
+	base.Env = append(base.Env, fakeNameEnv+"=base")
+	cand.Env = append(cand.Env, fakeNameEnv+"=candidate")
+	p.Renew(context.Background()) // the names, in fresh workers
+	if ok, why := p.Overlaps(); !ok {
+		t.Fatalf("Overlaps: false (%s), want true for two workers of protocol 2 in loopback", why)
+	}
+	for i, first := range []*Side{cand, base} {
+		os.Remove(log)
+		second := base
+		if first == base {
+			second = cand
+		}
+		ms, err := p.Pair(context.Background(), [2]*Side{first, second}, lat64)
+		if err != nil || ms[0].Value != 11+float64(i) || ms[1].Value != 11+float64(i) {
+			t.Fatalf("pair %d: %+v, %v; want p50 %d from both workers", i+1, ms, err, 11+i)
+		}
+		b, _ := os.ReadFile(log)
+		var order []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(l)
+			order = append(order, f[0]+" "+f[1])
+		}
+		// The two ready stages, in either order, then the rest in this one.
+		want := []string{first.Name + " go-ready", first.Name + " measured", second.Name + " go-ready", second.Name + " measured"}
+		if len(order) != 8 || !slices.Equal(order[2:6], want) || !slices.Contains(order[:2], first.Name+" ready") || !slices.Contains(order[:2], second.Name+" ready") {
+			t.Errorf("pair %d (%s first): stages %q", i+1, first.Name, order)
+		}
+	}
+}
+
+// TestPoolOverlaps: pairs overlap only with workers that can hold runs,
+// both ends here and no commands around the runs; otherwise it says why.
+func TestPoolOverlaps(t *testing.T) {
+	cases := []struct {
+		cand, want string
+		set        func(p *Pool, cand *Side)
+	}{
+		{"v1", "the candidate side's worker cannot hold a run (protocol 1)", nil},
+		{"old", "the sides run as a process per run", nil},
+		{"ok", "--host: ", func(p *Pool, _ *Side) { p.Target = []string{"host1"} }},
+		{"ok", "the candidate side has commands around its runs", func(_ *Pool, c *Side) { c.After = "true" }},
+		{"ok", "--overlap=false", func(p *Pool, _ *Side) { p.NoOverlap = true }},
+	}
+	for _, c := range cases {
+		p, _, cand := testPool(t, "ok", c.cand)
+		if c.set != nil {
+			c.set(p, cand)
+		}
+		if ok, why := p.Overlaps(); ok || !strings.Contains(why, c.want) {
+			t.Errorf("%s: Overlaps %v (%q), want false with %q", c.cand, ok, why, c.want)
+		}
+	}
+	// A side of protocol 1 still serves its runs one after the other.
+	p, _, cand := testPool(t, "ok", "v1")
+	if m, err := p.Run(context.Background(), cand, lat64); err != nil || m.Value != 11 || cand.RunsAs != RunsAsWorker {
+		t.Errorf("a run in a protocol 1 worker: %+v, %v, runs as %q", m, err, cand.RunsAs)
+	}
+}
+
+// TestPoolPairFails: a worker that dies while held, or holds at the
+// wrong stage, ends the pair with an error naming the side, in time.
+func TestPoolPairFails(t *testing.T) {
+	cases := []struct{ mode, want string }{
+		{"hold-die", "the candidate side's worker ended (exit status 1): fake worker: dying while held"},
+		{"hold-wrong", `the candidate side's worker held at "elsewhere", want "ready"`},
+		{"hang", "no pair within 2s"},
+	}
+	for _, c := range cases {
+		p, base, cand := testPool(t, "ok", c.mode)
+		p.Timeout = time.Second
+		start := time.Now()
+		_, err := p.Pair(context.Background(), [2]*Side{base, cand}, lat64)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error with %q", c.mode, err, c.want)
+		}
+		if time.Since(start) > 4*time.Second {
+			t.Errorf("%s: took %v", c.mode, time.Since(start))
 		}
 	}
 }

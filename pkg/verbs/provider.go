@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // providerFile matches a libibverbs provider's file name: "librxe-rdmav34.so",
@@ -24,15 +25,32 @@ var driverProvider = map[string]string{
 // kernel driver maps to, else the one its name starts with ("" when
 // unknown, or before the device list was read).
 func Provider(name string) string {
-	loaded := loadedProviders()
 	driver := DeviceDriver(name)
 	want := []string{driverProvider[driver], driver, strings.TrimRight(name, "0123456789_")}
-	for _, w := range want {
-		if p, ok := loaded[w]; ok && w != "" {
-			return p
+	loaded.Lock()
+	defer loaded.Unlock()
+	for fresh := false; ; fresh = true {
+		for _, w := range want {
+			if p, ok := loaded.paths[w]; ok && w != "" {
+				return p
+			}
 		}
+		if fresh {
+			return ""
+		}
+		// Not among the providers seen so far: read again, since the
+		// device list may have loaded it since.
+		loaded.paths = loadedProviders()
 	}
-	return ""
+}
+
+// loaded are the providers seen loaded in this process, as last read
+// (a provider stays loaded once libibverbs has loaded it): each run of a
+// process that measures many names its provider without reading
+// /proc/self/maps, long for a cgo program, again.
+var loaded struct {
+	sync.Mutex
+	paths map[string]string
 }
 
 // loadedProviders maps each provider loaded into this process (by its

@@ -12,24 +12,32 @@ import (
 )
 
 // portWatch reads this side's RDMA port counters around the measured part
-// (the warm-up included: the operations it posted are counted too).
+// (the warm-up included: the operations it posted are counted too). Its
+// files are found and opened in the set-up (watchPort), so that the two
+// snapshots around the measured part only read them.
 type portWatch struct {
-	dev    string
-	port   int
+	w      *counters.Watch
 	before counters.Snapshot
 	err    error
 }
 
-// watchPort takes the counters before the run; nil for TCP or with
-// --counters=false.
+// watchPort finds this side's port counters; nil for TCP or with
+// --counters=false. Its caller closes it.
 func (s *session) watchPort() *portWatch {
 	d := s.side.deviceInfo()
 	if !s.local.Counters || d == nil {
 		return nil
 	}
-	w := &portWatch{dev: d.Name, port: d.Port}
-	w.before, w.err = counters.Take(verbs.SysfsRoot, w.dev, w.port)
+	w := &portWatch{}
+	w.w, w.err = counters.NewReader(verbs.SysfsRoot).Watch(d.Name, d.Port)
 	return w
+}
+
+// start takes the counters before the run.
+func (w *portWatch) start() {
+	if w != nil && w.err == nil {
+		w.before = w.w.Take()
+	}
 }
 
 // deltas takes the counters after the run and returns how they moved.
@@ -40,15 +48,17 @@ func (w *portWatch) deltas() (*counters.Deltas, string) {
 	if w.err != nil {
 		return nil, w.err.Error()
 	}
-	after, err := counters.Take(verbs.SysfsRoot, w.dev, w.port)
-	if err != nil {
-		return nil, err.Error()
-	}
-	d, err := counters.Diff(w.before, after)
+	d, err := counters.Diff(w.before, w.w.Take())
 	if err != nil {
 		return nil, err.Error()
 	}
 	return &d, ""
+}
+
+func (w *portWatch) close() {
+	if w != nil && w.w != nil {
+		w.w.Close()
+	}
 }
 
 // judgeCounters is the client's account of both sides' counters: whether

@@ -26,6 +26,9 @@ const DialTimeout = 10 * time.Second
 // `sockperf ping-pong -i HOST`, `iperf3 -c HOST`.
 func RunClient(ctx context.Context, spec point.Resolved, local Local, host string, port int, more bool) (_ *report.Result, err error) {
 	defer func() { err = interrupted(ctx, err) }()
+	if holdFrom(ctx) != nil && !local.loopback {
+		return nil, errHoldRemote
+	}
 	w, _ := catalog.Lookup(spec.Workload)
 	// The program's pages are made resident before a server waits on
 	// this side (engine.PrefaultMappings).
@@ -80,11 +83,14 @@ func Loopback(ctx context.Context, spec point.Resolved, local Local) (_ *report.
 	if local.CPU >= 0 {
 		srv.CPU = local.CPU + spec.ThreadCount()
 	}
-	sv := &Server{Local: srv}
 	// The pair's own context: cancelling it ends the server, not the
 	// caller's (whose cancellation alone is an interruption).
 	pair, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if h := holdFrom(ctx); h != nil {
+		local.hold, srv.hold = loopbackHolds(ctx, pair, h)
+	}
+	sv := &Server{Local: srv}
 	served := make(chan error, 1)
 	go func() { served <- sv.Serve(pair, ln) }()
 	local.loopback = true

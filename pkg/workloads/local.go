@@ -63,6 +63,9 @@ type Local struct {
 	// loopback: both sides run in this process, on one port (Loopback);
 	// loopbackServer marks the server side of such a pair.
 	loopback, loopbackServer bool
+	// hold is a held loopback run's wait at each stage (WithHold); nil
+	// for a run that is not held.
+	hold func(stage string) error
 }
 
 // Bounds of the local settings.

@@ -41,6 +41,9 @@ type rdmaSide struct {
 
 	mu sync.Mutex // guards workers against close, for abort
 	ws []*rdmaWorker
+
+	infoOnce sync.Once
+	info     *report.Device // deviceInfo's
 }
 
 // rdmaWorker is what one thread drives: its own CQ and QPs, and its engine.
@@ -376,8 +379,14 @@ func (n *rdmaSide) posted() uint64 {
 	return p
 }
 
-// device describes the device, port and GID in use.
-func (n *rdmaSide) deviceInfo() *report.Device { return n.describe(n.s.local) }
+// device describes the device, port and GID in use, as read once per
+// run (the counters, this side's figures and a lost completion's message
+// all name it: several sysfs and /proc reads a time under emulation).
+func (n *rdmaSide) deviceInfo() *report.Device {
+	n.infoOnce.Do(func() { n.info = n.describe(n.s.local) })
+	d := *n.info
+	return &d
+}
 
 // params adds the resolved device settings to a result's parameters.
 func (n *rdmaSide) params(p *report.Params) {

@@ -35,7 +35,8 @@ type session struct {
 	load   *loadSync
 	conn   *exchange.Conn
 	side   side
-	cmPort int // rdma_cm's port: the exchange's port number
+	port   *portWatch // the port's counters; nil without them
+	cmPort int        // rdma_cm's port: the exchange's port number
 	abort  atomic.Bool
 	// alive is when the peer last showed a sign of life while measuring
 	// (unix nanoseconds): a loop without progress while the peer lives
@@ -83,7 +84,8 @@ func (s *session) stop(abort bool) {
 //	         domain, CQs, memory and QPs; or the TCP data listener
 //	connect  endpoints exchanged, then QPs brought to RTS (or the data
 //	         connection made) and receives posted
-//	ready    a barrier: both sides are connected and armed
+//	ready    a barrier: both sides are connected and armed (a held
+//	         run waits before it, and again after measure: WithHold)
 //	measure  every worker's active part (warm-up, then the timed part),
 //	         then its passive part until the peer is done
 //	report   the server sends its figures; the client builds the result
@@ -100,6 +102,8 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}
+	s.port = s.watchPort()
+	defer s.port.close()
 	// Set-up garbage is collected now, not by a GC cycle whose mark
 	// workers would share the CPUs with the timed run; the mappings the
 	// set-up added (the device's provider library) are made resident now,
@@ -110,10 +114,14 @@ func (s *session) run(ctx context.Context) (*report.Result, error) {
 		engine.PrefaultMappings()
 		runtime.GC()
 	}
+	if err := s.hold(HoldReady); err != nil {
+		return nil, err
+	}
 	if err := s.conn.Barrier("ready"); err != nil {
 		return nil, err
 	}
 	m := s.measure(ctx)
+	s.hold(HoldMeasured) // never an error: what was measured is reported
 	return s.report(m)
 }
 
@@ -208,7 +216,7 @@ func (s *session) measure(ctx context.Context) measurement {
 	go func() { peerDone <- s.awaitPeerDone() }()
 	stopBeats := s.heartbeat()
 	defer stopBeats()
-	port := s.watchPort()
+	s.port.start()
 	m := measurement{cpu0: engine.SampleCPU()}
 	// A side with nothing to time (the target of READs, WRITEs and
 	// atomics, the receiver of SENDs) tells the peer it is done only once
@@ -238,7 +246,7 @@ func (s *session) measure(ctx context.Context) measurement {
 		done()
 	}
 	m.cpu1 = engine.SampleCPU()
-	m.counters, m.countersErr = port.deltas()
+	m.counters, m.countersErr = s.port.deltas()
 	// A loop stopped because the peer failed or vanished reports why.
 	if peerErr != nil && (m.runErr == nil || (errors.Is(m.runErr, errInterrupted) && ctx.Err() == nil)) {
 		m.runErr = peerErr

@@ -55,6 +55,8 @@ type Config struct {
 	// Probe makes the run a probe pass (fabric.SweepConfig.Probe): one
 	// iteration a workload, no warm-up, no suspects.
 	Probe bool
+	// Rails makes the schedule rail-aligned (fabric.SweepConfig.Rails).
+	Rails bool
 	// Output is what rank 0 writes, PlotDir where it draws the heat maps
 	// ("": none).
 	Output  fabric.Output
@@ -176,6 +178,7 @@ func (c *Config) Params(specs []point.Spec) (map[string]string, error) {
 		"outlier_time":  c.OutlierTime.String(),
 		"figures_only":  strconv.FormatBool(c.FiguresOnly),
 		"probe":         strconv.FormatBool(c.Probe),
+		"rails":         strconv.FormatBool(c.Rails),
 	}
 	for _, sp := range specs {
 		r, _, err := workloads.Resolve(sp, nil)
@@ -195,7 +198,9 @@ func (c *Config) Params(specs []point.Spec) (map[string]string, error) {
 // launcher (getenv("PMI_FD") set), or with a coordinator or an existing
 // rendezvous directory.
 func (c *Config) CheckLaunch(world fabric.World, getenv func(string) string) error {
-	if err := fabric.CheckPattern(c.Pattern, world.Size); err != nil {
+	// With --rails, rank 0 checks the pattern against each rail's ranks
+	// once they have registered (their devices name the rails).
+	if err := fabric.CheckPattern(c.Pattern, world.Size); err != nil && !c.Rails {
 		return fmt.Errorf("--pattern: %w", err)
 	}
 	if getenv("PMI_FD") == "" && c.Coordinator == "" && c.Dir == "" {

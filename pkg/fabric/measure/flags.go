@@ -42,6 +42,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	p.Usage, p.DefValue = "TCP port of this rank's measurement listener (default: a free one, advertised to the others)", "0"
 	fs.Lookup("token").Usage = "a shared secret every rank proves to rank 0 (an HMAC of a challenge, never sent) before rank 0 takes or tells it anything, and each pair's server checks (sent in clear there); default $" + bench.TokenEnv + ", which an empty --token never turns off"
 	fs.StringVar(&c.Pattern, "pattern", fabric.PatternPairs, "which pairs: "+strings.Join(fabric.Patterns, ", ")+" (see docs/fabric.md)")
+	fs.BoolVar(&c.Rails, "rails", false, "rail-aligned: pair only ranks whose devices have the same name (device i of every host, a rank a device: -d per rank, as the launcher places them), the pattern within each rail and the rails' rounds at once")
 	fs.BoolVar(&c.Probe, "probe", false, fmt.Sprintf("a quick pass instead of the sweep: each pair connects and makes one round trip of each workload (-n 1, no warm-up; --pair-timeout %s unless given), to name the dead pairs before a long sweep; exit 1 when one fails", DefaultProbePairTimeout))
 	fs.BoolVar(&f.Plan, "plan", false, "print the rounds and the sweep's estimated time, measure nothing (needs --world-size or a launcher)")
 	fs.DurationVar(&c.PairTime, "pair-time", 0, "--plan: the time one pair takes (default: each workload's -D plus 1s of set-up, else --pair-timeout)")

@@ -33,6 +33,9 @@ func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric
 	} else if err := fabric.CheckWorldSize(n, "--world-size"); err != nil {
 		return inputerr.Wrap(err)
 	}
+	if c.Rails {
+		return inputerr.New("--plan --rails: the rails are known only once the ranks have registered (their devices name them); the rails' rounds run at once, so plan one rail: --plan --world-size RANKS-A-RAIL")
+	}
 	rounds, err := fabric.Schedule(c.Pattern, n)
 	if err != nil {
 		return inputerr.Wrap(err)

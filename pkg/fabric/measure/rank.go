@@ -151,7 +151,7 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		return nil, inputerr.Wrap(err)
 	}
 	drop := cfg.DropResults(world.Size)
-	sc := fabric.SweepConfig{Pattern: cfg.Pattern, PairTimeout: cfg.PairTimeout, Workloads: cfg.Workloads, DropResults: drop,
+	sc := fabric.SweepConfig{Pattern: cfg.Pattern, Rails: cfg.Rails, PairTimeout: cfg.PairTimeout, Workloads: cfg.Workloads, DropResults: drop,
 		Measurer: &PairMeasurer{Specs: r.s.Specs, Local: r.s.Local, Device: r.s.Device, Listeners: r.lns,
 			FiguresOnly: drop, NewDocument: r.s.NewDocument},
 		Outliers: fabric.OutlierOptions{ThresholdPct: cfg.ThresholdPct, Metrics: cfg.MatrixMetrics()},

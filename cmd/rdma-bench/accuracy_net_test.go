@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -124,32 +123,10 @@ func checkDelay(t *testing.T, what string, base, delayed float64, delay time.Dur
 	}
 }
 
-// pingHalfRTT is half the median round trip, in microseconds, of 21 ICMP
-// echoes from rxea's address to rxeb's (busybox ping, which the VM has):
-// the kernel's own measure of the veth path and its qdiscs.
-func pingHalfRTT(t *testing.T) float64 {
-	t.Helper()
-	out, err := exec.Command("busybox", "ping", "-c", "21", "-i", "0.05", "-W", "5", "-I", "10.0.0.1", "10.0.0.2").CombinedOutput()
-	if err != nil {
-		t.Fatalf("busybox ping 10.0.0.2: %v\n%s", err, out)
-	}
-	var rtt []float64
-	for _, m := range regexp.MustCompile(`time=([0-9.]+) ms`).FindAllStringSubmatch(string(out), -1) {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		rtt = append(rtt, v*1e3)
-	}
-	t.Logf("ping: %d replies, round trips %.0f to %.0f us", len(rtt), slices.Min(rtt), slices.Max(rtt))
-	if len(rtt) < 15 {
-		t.Fatalf("busybox ping 10.0.0.2: %d replies of 21:\n%s", len(rtt), out)
-	}
-	slices.Sort(rtt)
-	return rtt[len(rtt)/2] / 2
-}
-
 // TestAccuracyVeth runs RDMA between rxea and rxeb, whose traffic passes
-// the veths' qdiscs: a netem delay on both is recovered by write_lat's
-// half round trip (as by ping's over the same path); a netem loss makes
-// the run's counters not clean.
+// the veths' qdiscs: netem delays on both are recovered by send_lat's
+// half round trip (never less than the delay, and one for one between two
+// delays); a netem loss makes the run's counters not clean.
 func TestAccuracyVeth(t *testing.T) {
 	vethRXE(t)
 	port := testenv.FreePort(t)
@@ -160,30 +137,40 @@ func TestAccuracyVeth(t *testing.T) {
 	t.Run("delay", func(t *testing.T) {
 		lat := []string{"send_lat", "-e"}
 		base := client(append(lat, "-n", "300")...).LatencyUS.P50
-		pingBase := pingHalfRTT(t)
-		// 20 ms each way: the round trip stays under the QPs' 67 ms ACK
-		// timeout. send_lat -e blocks in the kernel between messages:
-		// busy polling on both vCPUs would hold back the softirqs that
-		// release netem's packets (write_lat rose 1 to 2 ms more than ping).
-		const delay = 20 * time.Millisecond
-		for _, dev := range []string{"veth0", "veth1"} {
-			sh(t, fmt.Sprintf("tc qdisc replace dev %s root netem delay %dms", dev, delay.Milliseconds()))
-		}
+		// Two delays each way, the longer's round trip under the QPs' 67
+		// ms ACK timeout. send_lat -e blocks in the kernel between
+		// messages: busy polling on both vCPUs would hold back the
+		// softirqs that release netem's packets (write_lat rose 1 to 2
+		// ms more than ping).
+		short, long := 4*time.Millisecond, 24*time.Millisecond
+		rise := map[time.Duration]float64{}
+		late := map[time.Duration]float64{}
 		defer sh(t, "tc qdisc del dev veth0 root; tc qdisc del dev veth1 root")
-		delayed := client(append(lat, "-n", "50")...).LatencyUS.P50
-		ref := pingHalfRTT(t) - pingBase
-		// netem delays a packet by at least the delay; how much later it
-		// lets it go is its timers' (most of a millisecond under TCG, and
-		// it varies): the kernel's own ping over the same veths, just
-		// after, measures that too (when its echoes passed the qdiscs: in
-		// the first run after boot they once did not).
-		d := float64(delay.Microseconds())
-		pingLate := 0.0
-		if ref >= 0.98*d {
-			pingLate = ref - d
+		for _, delay := range []time.Duration{short, long} {
+			for _, dev := range []string{"veth0", "veth1"} {
+				sh(t, fmt.Sprintf("tc qdisc replace dev %s root netem delay %dus", dev, delay.Microseconds()))
+			}
+			rise[delay] = client(append(lat, "-n", "50")...).LatencyUS.P50 - base
+			late[delay] = float64(timerLateness(t, delay).Nanoseconds()) / 1e3
+			d := float64(delay.Microseconds())
+			t.Logf("send_lat -e p50 rose %.1f us for a delay of %.0f us (%+.2f%%); the timers fire %.1f us late", rise[delay], d, (rise[delay]/d-1)*100, late[delay])
+			// A figure can never rise by less than the delay its packets waited.
+			if rise[delay] < 0.98*d {
+				t.Errorf("send_lat -e p50 rose %.1f us for a delay of %.0f us: want at least %.0f us (2%% under)", rise[delay], d, 0.98*d)
+			}
 		}
-		t.Logf("ping's half round trip over the same veths rose %.1f us (%+.2f%% of the delay)", ref, (ref/d-1)*100)
-		checkDelay(t, "send_lat -e p50", base, delayed, delay, pingLate)
+		// What the emulator adds beside the delay (netem's timer firing
+		// late, a vCPU woken from idle, rxe's tasklets run late) is there
+		// at both delays: the difference of the rises is the difference
+		// of the delays, within 2%, plus how much the timers' lateness
+		// itself moved between them.
+		d := float64((long - short).Microseconds())
+		slope, moved := rise[long]-rise[short], math.Abs(late[long]-late[short])
+		t.Logf("between the delays the p50 rose %.1f us for %.0f us (%+.2f%%); the timers' lateness moved %.1f us", slope, d, (slope/d-1)*100, moved)
+		if slope < 0.98*d-moved || slope > 1.02*d+moved {
+			t.Errorf("send_lat -e p50 rose %.1f us more at %v than at %v: want %.0f to %.0f us (2%% either side of %.0f us, plus %.1f us the timers' lateness moved)",
+				slope, long, short, 0.98*d-moved, 1.02*d+moved, d, moved)
+		}
 	})
 	t.Run("loss makes a run not clean", func(t *testing.T) {
 		sh(t, "tc qdisc replace dev veth0 root netem loss 5%")

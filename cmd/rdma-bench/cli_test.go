@@ -80,6 +80,19 @@ type result struct {
 	stderr string
 }
 
+// said is what the command said on stderr of its own (its "rdma-bench:"
+// lines: errors, warnings, caveats), in one line, so that a failure's
+// first line names its cause even where only a part of the log is read.
+func (r result) said() string {
+	var lines []string
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if strings.HasPrefix(l, "rdma-bench") {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	return strings.Join(lines, " | ")
+}
+
 func run(t *testing.T, timeout time.Duration, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

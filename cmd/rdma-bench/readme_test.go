@@ -138,7 +138,7 @@ func runsOK(want string) func(*testing.T, []string) {
 	return func(t *testing.T, args []string) {
 		r := run(t, 5*time.Minute, args...)
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
-			t.Fatalf("exit %d, want 0 and %q:\n%s\n%s", r.code, want, r.stdout, r.stderr)
+			t.Fatalf("exit %d, want 0 and %q: %s\n%s\n%s", r.code, want, r.said(), r.stdout, r.stderr)
 		}
 	}
 }
@@ -160,7 +160,7 @@ func againstServer(persistent bool, want string) func(*testing.T, []string) {
 		}
 		r := run(t, 5*time.Minute, append(args, "-p", port)...)
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
-			t.Fatalf("exit %d, want 0 and %q:\n%s\n%s", r.code, want, r.stdout, r.stderr)
+			t.Fatalf("exit %d, want 0 and %q: %s\n%s\n%s", r.code, want, r.said(), r.stdout, r.stderr)
 		}
 	}
 }
@@ -234,7 +234,7 @@ func pictures(code int, want ...string) func(*testing.T, []string) {
 		}
 		r := run(t, 5*time.Minute, args...)
 		if r.code != code {
-			t.Fatalf("exit %d, want %d:\n%s\n%s", r.code, code, r.stdout, r.stderr)
+			t.Fatalf("exit %d, want %d: %s\n%s\n%s", r.code, code, r.said(), r.stdout, r.stderr)
 		}
 		for _, w := range want {
 			if _, err := os.Stat(filepath.Join(dir, w)); err != nil {
@@ -249,7 +249,7 @@ func savesInto(dir string) func(*testing.T, []string) {
 	return func(t *testing.T, args []string) {
 		r := run(t, 10*time.Minute, append(args, "--results-dir", dir)...)
 		if r.code != 0 {
-			t.Fatalf("exit %d, want 0:\n%s\n%s", r.code, r.stdout, r.stderr)
+			t.Fatalf("exit %d, want 0: %s\n%s\n%s", r.code, r.said(), r.stdout, r.stderr)
 		}
 	}
 }

@@ -162,7 +162,7 @@ func TestFabricRankKilled(t *testing.T) {
 	// Rank 3 may die before it connects to its round-3 partner, which
 	// then serves until the pair's time is up: keep it short.
 	args := []string{"write_lat", "write_bw", "-n", "200", "--pair-timeout", "15s", "--idle-timeout", "3s",
-		"--outlier-pairs", "12", "--coordinator", "127.0.0.1:" + testenv.FreePort(t)}
+		"--outlier-pairs", "12", "--outlier-time", "1m", "--coordinator", "127.0.0.1:" + testenv.FreePort(t)}
 	ps := startRanks(t, 4, []int{1, 2, 3}, args...)
 	rank0 := startRank(t, cleanEnv(), slices.Concat(args, []string{"--rank", "0", "--world-size", "4", "--save", "--results-dir", dir})...)
 	rank0.await(t, "round 2 of 6:", 3*time.Minute)

@@ -12,10 +12,6 @@ import (
 	"github.com/rdma-bench/rdma-bench/pkg/report"
 )
 
-// userHZ is the unit of /proc/stat's and /proc/PID/stat's times: USER_HZ,
-// 100 on every Linux architecture the kernel exports it for.
-const userHZ = 100
-
 // Load is what else ran on the machine while the gate measured: the user
 // CPU time of every process but the gate's own (its runs, its workers),
 // and the time the hypervisor took the CPUs away (steal), from
@@ -80,7 +76,7 @@ func markLoad(pids []int) loadMark {
 		m.err = err
 		return m
 	}
-	m.user, m.steal, m.cpus = float64(ps.UserTicks)/userHZ, float64(ps.StealTicks)/userHZ, ps.CPUs
+	m.user, m.steal, m.cpus = float64(ps.UserTicks)/report.UserHZ, float64(ps.StealTicks)/report.UserHZ, ps.CPUs
 	var ru syscall.Rusage
 	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
 		if syscall.Getrusage(who, &ru) == nil {
@@ -96,7 +92,7 @@ func markLoad(pids []int) loadMark {
 		// utime field 14.
 		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
 			if f := strings.Fields(string(b[i+1:])); len(f) > 11 {
-				m.ours += ticks(f[11]) / userHZ
+				m.ours += ticks(f[11]) / report.UserHZ
 			}
 		}
 	}

@@ -16,6 +16,14 @@ func TestSinceArithmetic(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
+	// A tickless kernel's sampled busy time falls short in a bursty run
+	// (busy 200 + idle 500 ticks over 2 s on 4 cores, 800 ticks): busy is
+	// the wall time's ticks less the measured idle, 300 of 800.
+	short := end
+	short.Stat.BusyTicks = 1200
+	if got := short.Since(start); got.SystemPctOfAll != 37.5 || got.SystemPctOfCore != 150 {
+		t.Errorf("lost busy ticks: system %.2f%% of all, %.2f%% of a core; want 37.5, 150", got.SystemPctOfAll, got.SystemPctOfCore)
+	}
 	// Zero wall time and counters that went backwards give zeros, not NaN.
 	if z := start.Since(end); z.ProcessPctOfCore != 0 || z.SystemPctOfAll != 0 || z.UserS != 0 {
 		t.Errorf("backwards: %+v", z)

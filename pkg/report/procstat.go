@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// UserHZ is the unit of /proc/stat's and /proc/PID/stat's times: USER_HZ,
+// 100 on every Linux architecture the kernel exports it for.
+const UserHZ = 100
+
 // ProcStat is the system-wide CPU time from the aggregate "cpu" line of
 // /proc/stat, in clock ticks (USER_HZ) since boot.
 type ProcStat struct {

@@ -34,8 +34,12 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 			tally[dst]++
 		}
 	}
+	partial := ""
+	if doc.Partial() {
+		partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
+	}
 	if failed > 0 {
-		ew.Printf("%d of %s failed:\n", failed, plural(doc.PairCount(), "pair"))
+		ew.Printf("%d of %s%s failed:\n", failed, plural(doc.PairCount(), "pair"), partial)
 		i := 0
 		if err := doc.EachPair(func(p *PairOutcome) error {
 			if p.OK() {
@@ -81,10 +85,6 @@ func WriteFindings(w io.Writer, doc *Document, limit int) error {
 		count(s.Recheck.Failed.Src, s.Recheck.Failed.Dst)
 	}
 	if failed == 0 && len(outliers) == 0 && len(rechecks) == 0 {
-		partial := ""
-		if doc.Partial() {
-			partial = fmt.Sprintf(" of a partial sweep (%s)", orDash(doc.Reason))
-		}
 		if doc.Probe {
 			ew.Printf("no failed pair: %s probed%s%s\n", plural(doc.PairCount(), "pair"), partial, caveats)
 			return ew.Done("write findings")

@@ -223,6 +223,12 @@ func (sw *sweeper) measure(ctx context.Context, num int, pairs Round) ([]PairOut
 	for pending > 0 {
 		select {
 		case ev := <-sw.events:
+			if ctx.Err() != nil {
+				// The sweep is stopping: a read or a part that failed
+				// now failed of the stop (the readers share ctx), not of
+				// its rank, which must still hear why the sweep ended.
+				return outs, ctx.Err()
+			}
 			r := ev.rank
 			switch {
 			case !waiting[r]:

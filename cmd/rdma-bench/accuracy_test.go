@@ -231,6 +231,13 @@ func TestAccuracyCPUServer(t *testing.T) {
 // TestAccuracyCPUBurner: the whole machine's CPU figure sees a process
 // that burns a known amount of CPU (its own /proc/PID/stat says how much)
 // beside rdma-bench, which blocks in the kernel (-e) and so leaves room.
+// The machine is never less busy than the processes it is known to run:
+// rdma-bench alone, then rdma-bench and the burner. Beside the burner it is
+// at most 20 points more (the kernel's own work, the test binary: +7 to
+// +10 measured on 2026-12-02, and the margin of a shared CI runner). Alone,
+// no upper bound holds: on the 2-vCPU virtual machines this runs on, a
+// ping-pong that leaves its CPUs idle between messages shows 20-30 points
+// that no process is charged with (they vanish beside the burner).
 func TestAccuracyCPUBurner(t *testing.T) {
 	needCPUAlone(t)
 	if os.Getenv("RDMA_BENCH_IN_VM") != "" {
@@ -242,20 +249,21 @@ func TestAccuracyCPUBurner(t *testing.T) {
 	// a try disturbed all the same is repeated, up to three times.
 	const tries = 3
 	for try := 1; try <= tries; try++ {
-		burnPct, rise := burnerTry(t, args)
-		if math.Abs(rise-burnPct) <= 15 {
+		extra := burnerTry(t, args)
+		if extra >= -5 && extra <= 20 {
 			return
 		}
 		if try == tries {
-			t.Errorf("the machine's figure rose %.1f points beside rdma-bench's own; the burner took %.1f%% of a core (%d tries)", rise, burnPct, tries)
+			t.Errorf("beside the burner, the machine's figure is %+.1f points off rdma-bench's and the burner's own, want -5 to +20 (%d tries)", extra, tries)
 		}
 	}
 }
 
 // burnerTry measures the machine's CPU figure quiet and beside a busy
-// loop; it returns the loop's share of a core by its own /proc/PID/stat
-// and the rise of the figure less rdma-bench's own share.
-func burnerTry(t *testing.T, args []string) (burnPct, rise float64) {
+// loop, checks that the quiet machine is at least as busy as rdma-bench,
+// and returns how far the busy machine's figure is above rdma-bench's and
+// the loop's own shares (by their getrusage and /proc/PID/stat).
+func burnerTry(t *testing.T, args []string) (extra float64) {
 	quiet := runResults(t, time.Minute, nil, args...)[0].CPU.Local
 	burner := exec.Command("sh", "-c", "while :; do :; done")
 	if err := burner.Start(); err != nil {
@@ -268,20 +276,15 @@ func burnerTry(t *testing.T, args []string) (burnPct, rise float64) {
 	if quiet == nil || busy == nil {
 		t.Fatal("no CPU figures")
 	}
-	// The machine is never less busy than one of its processes: the
-	// figure once came out 17 points below rdma-bench's own on a tickless
-	// CI kernel, which samples busy time at the tick. Ticks are 10 ms, a
-	// 0.5-point step over 2 s.
-	for _, u := range []*accUsage{quiet, busy} {
-		if u.SystemPctOfCore < u.ProcessPctOfCore-5 {
-			t.Errorf("the machine busy %.1f%% of a core, below rdma-bench's own %.1f%%", u.SystemPctOfCore, u.ProcessPctOfCore)
-		}
+	// The figure once came out 17 points below rdma-bench's own on a
+	// tickless CI kernel, which samples busy time at the tick. Ticks are
+	// 10 ms, a 0.5-point step over 2 s.
+	if quiet.SystemPctOfCore < quiet.ProcessPctOfCore-5 {
+		t.Errorf("the machine busy %.1f%% of a core, below rdma-bench's own %.1f%%", quiet.SystemPctOfCore, quiet.ProcessPctOfCore)
 	}
-	burnPct = (b1 - b0) / w1.Sub(w0).Seconds() * 100
-	// Others' CPU: the machine's busy time less rdma-bench's own.
-	others := func(u *accUsage) float64 { return u.SystemPctOfCore - u.ProcessPctOfCore }
-	rise = others(busy) - others(quiet)
-	t.Logf("burner %.1f%% of a core by its /proc/PID/stat; machine busy %.1f → %.1f%% of a core, rdma-bench %.1f → %.1f%%; others rose %.1f points",
-		burnPct, quiet.SystemPctOfCore, busy.SystemPctOfCore, quiet.ProcessPctOfCore, busy.ProcessPctOfCore, rise)
-	return burnPct, rise
+	burnPct := (b1 - b0) / w1.Sub(w0).Seconds() * 100
+	extra = busy.SystemPctOfCore - busy.ProcessPctOfCore - burnPct
+	t.Logf("burner %.1f%% of a core by its /proc/PID/stat; machine busy %.1f → %.1f%% of a core, rdma-bench %.1f → %.1f%%; beside the burner the machine is %+.1f points off the two",
+		burnPct, quiet.SystemPctOfCore, busy.SystemPctOfCore, quiet.ProcessPctOfCore, busy.ProcessPctOfCore, extra)
+	return extra
 }

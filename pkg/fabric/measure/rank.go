@@ -50,6 +50,11 @@ type Rank struct {
 	lns  []*exchange.Listener // Member.Addr's first
 	self fabric.Member
 	host string // the host or address the others dial
+	// prepared closes once this process's mappings are prefaulted
+	// (workloads.Prepare): that runs beside the rendezvous, so that a
+	// rank that cannot join fails within its timeout, not after seconds
+	// of paging in a binary from a slow disk (or an emulator's 9p).
+	prepared chan struct{}
 }
 
 // NewRank reads the device's GID, opens the measurement listeners (one,
@@ -78,7 +83,11 @@ func NewRank(cfg *Config, s Setup) (*Rank, error) {
 	if r.host == "" {
 		r.host = hostname
 	}
-	workloads.Prepare() // the device's provider library is mapped by now
+	r.prepared = make(chan struct{})
+	go func() { // the device's provider library is mapped by now
+		defer close(r.prepared)
+		workloads.Prepare()
+	}()
 	ln, err := exchange.Listen("", s.Port)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -149,6 +158,12 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 			return nil, err
 		}
 		return nil, inputerr.Wrap(err)
+	}
+	select { // before this rank measures or serves
+	case <-r.prepared:
+	case <-ctx.Done():
+		sess.Close()
+		return nil, ctx.Err()
 	}
 	drop := cfg.DropResults(world.Size)
 	sc := fabric.SweepConfig{Pattern: cfg.Pattern, Rails: cfg.Rails, PairTimeout: cfg.PairTimeout, Workloads: cfg.Workloads, DropResults: drop,

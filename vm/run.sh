@@ -15,7 +15,9 @@
 # read-write at the same absolute path, so binaries and test binaries built on
 # the host there run unchanged. The guest (vm/guest-init.sh) loads rdma_rxe,
 # creates rxe0 on lo (RoCE v2 GID ::ffff:127.0.0.1, GID index 1), sets
-# ulimit -l unlimited, and runs CMD in the caller's directory with
+# ulimit -l unlimited, runs the work tree's rdma-bench binaries from tmpfs
+# copies bind-mounted over their paths (9p pages them in slowly at every
+# start), and runs CMD in the caller's directory with
 # RDMA_BENCH_REQUIRE_DEVICE=1, RDMA_BENCH_IN_VM=1, RDMA_BENCH_VM_NETDEV (lo)
 # and RDMA_BENCH_VM_ADDR (the IPv4 address of rxe0's netdev), PATH plus
 # /usr/local/go/bin, and the caller's RDMA_BENCH_*, GO*, CGO_*, HOME, USER,

@@ -124,18 +124,27 @@ func TestBusyServerKeepsItsRun(t *testing.T) {
 			port := testenv.FreePort(t)
 			srv := start(t, "server", "-p", port)
 			srv.await(t, "listening on", 10*time.Second)
-			cl := start(t, "run", w, "127.0.0.1", "-p", port, "-D", "3", "--report-interval", "200ms")
+			// The first run lasts 10 s so that both intruders arrive during it
+			// even under TCG, where starting the second client takes seconds
+			// (CI: a -D 3 run had ended before the junk connection came).
+			cl := start(t, "run", w, "127.0.0.1", "-p", port, "-D", "10", "--report-interval", "200ms")
 			cl.await(t, "cumulative:", time.Minute)
-			second := run(t, 30*time.Second, "run", "tcp_bw", "127.0.0.1", "-p", port, "-n", "10")
-			if second.code == 0 || !strings.Contains(second.stderr, "busy: the server is serving") {
-				t.Errorf("a second client: exit %d, %q; want busy", second.code, second.stderr)
-			}
+			began := time.Now()
 			junk, err := net.Dial("tcp", "127.0.0.1:"+port)
 			if err != nil {
 				t.Fatal(err)
 			}
 			junk.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
 			junk.Close()
+			second := run(t, 30*time.Second, "run", "tcp_bw", "127.0.0.1", "-p", port, "-n", "10")
+			if second.code == 0 || !strings.Contains(second.stderr, "busy: the server is serving") {
+				t.Errorf("a second client: exit %d, %q; want busy", second.code, second.stderr)
+			}
+			select {
+			case <-cl.done:
+				t.Fatalf("the first run ended %v after its first report, before the intruders were turned away; the test needs a longer -D", time.Since(began))
+			default:
+			}
 			cl.wait(t, time.Minute)
 			if cl.code != 0 {
 				t.Fatalf("the first client's run: exit %d: %s", cl.code, cl.stderr.String())

@@ -246,8 +246,15 @@ func TestFloodMemory(t *testing.T) {
 	cfgs := []RendezvousConfig{testConfig(0, 2), testConfig(1, 2)}
 	var log syncLog
 	cfgs[0].Log = &log
+	// Rank 0's wait for rank 1 runs while the floods do, and rank 1
+	// starts after them: under TCG the floods took more than the 5 s of
+	// testConfig (CI of 1a4f63c: "rank 1 never registered within 5s").
+	cfgs[0].Timeout = 25 * time.Second
 	var big, reg uint64
+	var flooded time.Duration
 	sessions, errs := withRank0First(t, cfgs, func(addr string) {
+		start := time.Now()
+		defer func() { flooded = time.Since(start) }()
 		big = peakHeap(func() {
 			if n := flood(addr, 40, nil, 16<<20); n != 40 {
 				t.Errorf("opened %d connections of 40", n)
@@ -261,7 +268,7 @@ func TestFloodMemory(t *testing.T) {
 	})
 	checkMembers(t, sessions, errs, MethodCoordinator)
 	// The flood's own 64 KiB buffer and goroutines are counted too.
-	t.Logf("heap rose by %d KiB under 16 MiB frames, %d KiB under 1 MiB registrations", big>>10, reg>>10)
+	t.Logf("heap rose by %d KiB under 16 MiB frames, %d KiB under 1 MiB registrations; the floods took %v", big>>10, reg>>10, flooded)
 	if big > 4<<20 {
 		t.Errorf("heap rose by %d MiB under 40 connections announcing 16 MiB", big>>20)
 	}

@@ -47,7 +47,7 @@ func runFabric(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if f.Plan {
-		return f.Config.WritePlan(stdout, os.Getenv, f.World(), f.Bench.Spec.Duration)
+		return f.Config.WritePlan(stdout, os.Getenv, f.World(), f.Bench.Spec)
 	}
 	world, specs, params, err := f.Launch(os.Getenv, stderr)
 	if err != nil {

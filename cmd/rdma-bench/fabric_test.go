@@ -27,7 +27,7 @@ func TestFabricPlan1024(t *testing.T) {
 	want := []string{
 		"per pair: 6s (2 workloads x (-D 2s + 1s of set-up); give --pair-time to change)",
 		// 1024*1023 ordered pairs, 2*(1024-1) rounds of 512, 2046*6s.
-		"pattern pairs, 1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x 6s = 3h24m36s",
+		"pattern pairs, 1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x (6s + 102.4ms of synchronisation) = 3h28m5.5104s",
 	}
 	// Each round's pairs, on lines of at most 100 columns, those after
 	// its first indented under it.
@@ -73,13 +73,35 @@ func TestFabricPlan1024(t *testing.T) {
 	}
 }
 
+// TestFabricPlanLatency: docs/fabric.md's plan of an all-pairs latency
+// matrix of 1024 hosts at 1000 iterations on a 5 us fabric, and the same
+// with a set-up kept across pairs.
+func TestFabricPlanLatency(t *testing.T) {
+	for _, c := range []struct {
+		setup string
+		want  []string
+	}{
+		{"1s", []string{"per pair: 1.011s (1 workload: (1000 + 100 warm-up) x 2 x 5µs + 1s of set-up; give --pair-time to change)",
+			"pattern pairs, 1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x (1.011s + 102.4ms of synchronisation) = 37m58.0164s"}},
+		{"20ms", []string{"per pair: 31ms (1 workload: (1000 + 100 warm-up) x 2 x 5µs + 20ms of set-up; give --pair-time to change)",
+			"pattern pairs, 1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x (31ms + 102.4ms of synchronisation) = 4m32.9364s"}},
+	} {
+		r := run(t, 30*time.Second, "fabric", "write_lat", "--plan", "--world-size", "1024", "-n", "1000", "--plan-latency", "5us", "--plan-setup", c.setup)
+		lines := strings.SplitN(r.stdout, "\n", 3)
+		if r.code != 0 || len(lines) < 3 || lines[0] != c.want[0] || lines[1] != c.want[1] {
+			t.Errorf("--plan-setup %s: exit %d:\n%s\nwant:\n%s\n%s", c.setup, r.code, r.stdout, strings.Join(c.want, "\n"), r.stderr)
+		}
+	}
+}
+
 // TestFabricPlanUnderLauncher: --plan takes the size from the launcher;
-// without -D the time per pair is --pair-timeout's bound.
+// without -D or --plan-latency the time per pair is --pair-timeout's
+// bound.
 func TestFabricPlanUnderLauncher(t *testing.T) {
 	p := startRank(t, cleanEnv("OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=5"), "write_lat", "--plan", "--pattern", "ring", "--pair-timeout", "30s")
 	p.wait(t, 30*time.Second)
-	want := "per pair: 30s (--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate)\n" +
-		"pattern ring, 5 hosts: 3 rounds, 5 pairs (at most 2 a round), 3 x 30s = 1m30s\n" +
+	want := "per pair: 30s (--pair-timeout, the most a pair may take; give -D, --plan-latency (the fabric's latency, for write_lat's 1000 iterations) or --pair-time for an estimate)\n" +
+		"pattern ring, 5 hosts: 3 rounds, 5 pairs (at most 2 a round), 3 x (30s + 500µs of synchronisation) = 1m30.0015s\n" +
 		"round 1: 0->1 2->3\nround 2: 1->2 3->4\nround 3: 4->0\n" +
 		"then at most 5m0s re-measuring the suspects, if the sweep finds any (--outlier-time)\n"
 	if p.code != 0 || p.stdout.String() != want {
@@ -141,6 +163,10 @@ func TestFabricBadInput(t *testing.T) {
 		{nil, slices.Concat([]string{"tcp_lat", "-n", "5", "-D", "1"}, manual), "cannot go together"},
 		{nil, slices.Concat([]string{"tcp_lat", "--advertise", "a b"}, manual), `host "a b": want a host name or an IP address`},
 		{nil, []string{"tcp_lat", "--plan"}, "--plan needs the number of ranks: give --world-size N"},
+		{nil, []string{"write_lat", "--plan", "--world-size", "4", "--plan-latency", "-5us"}, "--plan-latency -5µs: want 0 to 1s, such as 5us"},
+		{nil, []string{"write_lat", "--plan", "--world-size", "4", "--plan-setup", "2h"}, "--plan-setup 2h0m0s: want 0 to 1h0m0s, such as 20ms"},
+		{nil, []string{"write_lat", "--plan", "--world-size", "4", "--plan-sync", "2s"}, "--plan-sync 2s: want 0 to 1s, such as 100us"},
+		{nil, []string{"write_lat", "--plan", "--world-size", "4", "--plan-sync", "soon"}, `invalid argument "soon" for "--plan-sync"`},
 		{nil, []string{"tcp_lat", "--plan", "--world-size", "1"}, "world size 1 (--world-size): want 2 to 1024 processes"},
 		{nil, []string{"tcp_lat", "--plan", "--world-size", "0"}, "world size 0 (--world-size): want 2 to 1024"},
 		{nil, []string{"tcp_lat", "--plan", "--world-size", "-1"}, "world size -1 (--world-size): want 2 to 1024"},

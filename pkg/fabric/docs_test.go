@@ -32,8 +32,9 @@ func TestDocsPlanTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := Plan(rounds, 10*time.Second)
-		want := PlanSummary{Hosts: n, Rounds: atoi(t, f[2]), Pairs: atoi(t, f[3]), MaxPairsPerRound: atoi(t, f[4]), PerPair: 10 * time.Second}
+		got := Plan(rounds, 10*time.Second, DefaultPlanSync)
+		want := PlanSummary{Hosts: n, Rounds: atoi(t, f[2]), Pairs: atoi(t, f[3]), MaxPairsPerRound: atoi(t, f[4]), PerPair: 10 * time.Second,
+			Sync: time.Duration(n) * DefaultPlanSync}
 		if want.Estimated, err = time.ParseDuration(f[5]); err != nil {
 			t.Fatal(err)
 		}

@@ -149,23 +149,6 @@ func TestDescribeMetric(t *testing.T) {
 	}
 }
 
-func TestEstimatePairTime(t *testing.T) {
-	for _, c := range []struct {
-		pairTime, duration time.Duration
-		workloads          int
-		want               PairTime
-	}{
-		{10 * time.Second, 2 * time.Second, 2, PairTime{10 * time.Second, "--pair-time"}},
-		{0, 2 * time.Second, 2, PairTime{6 * time.Second, "2 workloads x (-D 2s + 1s of set-up); give --pair-time to change"}},
-		{0, 2 * time.Second, 1, PairTime{3 * time.Second, "1 workload: (-D 2s + 1s of set-up); give --pair-time to change"}},
-		{0, 0, 1, PairTime{time.Minute, "--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate"}},
-	} {
-		if got := EstimatePairTime(c.pairTime, c.duration, c.workloads, time.Minute); got != c.want {
-			t.Errorf("%v %v %d: %+v, want %+v", c.pairTime, c.duration, c.workloads, got, c.want)
-		}
-	}
-}
-
 // TestWriteSweepPlan: a short schedule lists every round, a long one the
 // first three, a round of many pairs on lines of at most 100 columns.
 func TestWriteSweepPlan(t *testing.T) {
@@ -175,7 +158,7 @@ func TestWriteSweepPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if err := WriteSweepPlan(&b, PatternPairs, rounds, PairTime{time.Second, "--pair-time"}); err != nil {
+		if err := WriteSweepPlan(&b, PatternPairs, rounds, PairTime{time.Second, "--pair-time"}, 0); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
@@ -195,7 +178,7 @@ func TestPlanBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := Plan(rounds, time.Minute).Bound(), "6 rounds, 6 pairs (at most 1 a round), at most 6 x 1m0s = 6m0s"; got != want {
+	if got, want := Plan(rounds, time.Minute, 0).Bound(), "6 rounds, 6 pairs (at most 1 a round), at most 6 x 1m0s = 6m0s"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

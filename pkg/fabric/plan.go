@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,29 +24,42 @@ type PlanSummary struct {
 	// PerPair is the time one pair's measurement takes (every workload of
 	// it, set-up included).
 	PerPair time.Duration `json:"per_pair_ns"`
-	// Estimated is Rounds x PerPair: the sweep's duration when every
-	// pair takes PerPair, without the per-round barrier's few
-	// milliseconds.
+	// Estimated is Rounds x (PerPair + Sync): the sweep's duration when
+	// every pair takes PerPair.
 	Estimated time.Duration `json:"estimated_ns"`
+	// Sync is rank 0's synchronisation a round (assigning the round,
+	// collecting its pairs, the barrier): the time a rank's share of it
+	// takes times Hosts.
+	Sync time.Duration `json:"sync_per_round_ns"`
 }
 
-// Plan summarises rounds for a measurement time of perPair per pair.
-func Plan(rounds []Round, perPair time.Duration) PlanSummary {
-	return planOf(len(rounds), func(i int) Round { return rounds[i] }, perPair)
+// DefaultPlanSync is the synchronisation a plan counts a rank a round:
+// rank 0 sends each rank its part and waits for its done, O(ranks)
+// messages a round. Measured on this project's 2-core host, every rank
+// on it, tcp_lat -e -n 1, all pairs (2026-11-29,
+// docs/investigations/2026-11-29-fabric-round-overhead.md): 1 ms a round
+// at 4 and 8 ranks, 2 at 16, 4 at 32, 7 at 64, about 0.1 ms a rank. On a
+// cluster rank 0 has a host to itself; not measured there.
+const DefaultPlanSync = 100 * time.Microsecond
+
+// Plan summarises rounds for a measurement time of perPair per pair and
+// a synchronisation of syncPerRank a rank a round.
+func Plan(rounds []Round, perPair, syncPerRank time.Duration) PlanSummary {
+	return planOf(len(rounds), func(i int) Round { return rounds[i] }, perPair, syncPerRank)
 }
 
 // PlanFor summarises pattern's schedule for n ranks, built a round at a
 // time.
-func PlanFor(pattern string, n int, perPair time.Duration) (PlanSummary, error) {
+func PlanFor(pattern string, n int, perPair, syncPerRank time.Duration) (PlanSummary, error) {
 	count, at, err := rounds(pattern, n)
 	if err != nil {
 		return PlanSummary{}, err
 	}
-	return planOf(count, at, perPair), nil
+	return planOf(count, at, perPair, syncPerRank), nil
 }
 
 // planOf summarises count rounds, round i being at(i).
-func planOf(count int, at func(int) Round, perPair time.Duration) PlanSummary {
+func planOf(count int, at func(int) Round, perPair, syncPerRank time.Duration) PlanSummary {
 	p := PlanSummary{Rounds: count, PerPair: perPair}
 	for i := range count {
 		r := at(i)
@@ -55,15 +69,26 @@ func planOf(count int, at func(int) Round, perPair time.Duration) PlanSummary {
 			p.Hosts = max(p.Hosts, pr.Src+1, pr.Dst+1)
 		}
 	}
-	p.Estimated = time.Duration(p.Rounds) * perPair
+	p.Sync = time.Duration(p.Hosts) * syncPerRank
+	p.Estimated = time.Duration(p.Rounds) * (perPair + p.Sync)
 	return p
 }
 
 // String is the summary in one line, such as "16 hosts: 30 rounds, 240
-// pairs (at most 8 a round), 30 x 10s = 5m0s".
+// pairs (at most 8 a round), 30 x (10s + 1.6ms of synchronisation) =
+// 5m0.048s".
 func (p PlanSummary) String() string {
-	return fmt.Sprintf("%d hosts: %d rounds, %d pairs (at most %d a round), %d x %s = %s",
-		p.Hosts, p.Rounds, p.Pairs, p.MaxPairsPerRound, p.Rounds, p.PerPair, p.Estimated)
+	return fmt.Sprintf("%d hosts: %d rounds, %d pairs (at most %d a round), %s",
+		p.Hosts, p.Rounds, p.Pairs, p.MaxPairsPerRound, p.product())
+}
+
+// product is "ROUNDS x (PAIR + SYNC of synchronisation) = TOTAL", the
+// parenthesis left out when no synchronisation is counted.
+func (p PlanSummary) product() string {
+	if p.Sync == 0 {
+		return fmt.Sprintf("%d x %s = %s", p.Rounds, p.PerPair, p.Estimated)
+	}
+	return fmt.Sprintf("%d x (%s + %s of synchronisation) = %s", p.Rounds, p.PerPair, p.Sync, p.Estimated)
 }
 
 // planWidth bounds a line of --plan's rounds: a round of many pairs
@@ -73,9 +98,9 @@ const planWidth = 100
 // WritePlan writes what --plan shows: the pattern and summary, then the
 // first maxRounds rounds as "round 1: 0->3 1->2" lines (all of them when
 // maxRounds < 0), then how many were left out.
-func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duration, maxRounds int) error {
+func WritePlan(w io.Writer, pattern string, rounds []Round, perPair, syncPerRank time.Duration, maxRounds int) error {
 	ew := &display.ErrWriter{W: w}
-	ew.Printf("pattern %s, %s\n", pattern, Plan(rounds, perPair))
+	ew.Printf("pattern %s, %s\n", pattern, Plan(rounds, perPair, syncPerRank))
 	shown := len(rounds)
 	if maxRounds >= 0 && maxRounds < shown {
 		shown = maxRounds
@@ -105,12 +130,15 @@ func WritePlan(w io.Writer, pattern string, rounds []Round, perPair time.Duratio
 // Bound is the summary in one line as a bound on the sweep's time, such
 // as "6 rounds, 12 pairs (at most 2 a round), at most 6 x 1m0s = 6m0s".
 func (p PlanSummary) Bound() string {
-	return fmt.Sprintf("%d rounds, %d pairs (at most %d a round), at most %d x %s = %s",
-		p.Rounds, p.Pairs, p.MaxPairsPerRound, p.Rounds, p.PerPair, p.Estimated)
+	return fmt.Sprintf("%d rounds, %d pairs (at most %d a round), at most %s",
+		p.Rounds, p.Pairs, p.MaxPairsPerRound, p.product())
 }
 
-// PlanSetup is what a plan counts for setting up one point (device,
-// queue pairs, connection) beside its duration.
+// PlanSetup is what a plan counts by default for setting up and tearing
+// down one workload of a pair (device, memory, queue pairs, connection,
+// port counters) beside its measuring. A steady pair took 0.2-0.3 s of it
+// in the TCG VM over rxe (2026-11-29-fabric-round-overhead.md); 1 s
+// leaves room for a rank's first pairs.
 const PlanSetup = time.Second
 
 // A plan of at most planAllRounds rounds lists every round, a longer one
@@ -127,28 +155,76 @@ type PairTime struct {
 	How  string
 }
 
-// EstimatePairTime is the time one pair takes: pairTime when given, else
-// each of the workloads' duration (-D) plus PlanSetup when given, else
-// the pair timeout, the most a pair may take.
-func EstimatePairTime(pairTime, duration time.Duration, workloads int, pairTimeout time.Duration) PairTime {
-	switch {
-	case pairTime > 0:
-		return PairTime{pairTime, "--pair-time"}
-	case duration > 0:
-		what := fmt.Sprintf("%d workloads x ", workloads)
-		if workloads == 1 {
-			what = "1 workload: "
-		}
-		return PairTime{time.Duration(workloads) * (duration + PlanSetup),
-			fmt.Sprintf("%s(-D %s + %s of set-up); give --pair-time to change", what, duration, PlanSetup)}
+// PairWork is what a plan knows of one workload of a pair, as resolved
+// from the flags (the workload's default count filled in).
+type PairWork struct {
+	Name       string
+	Latency    bool          // a ping-pong: an iteration is a round trip
+	Duration   time.Duration // -D, 0 in iteration mode
+	Iterations int           // timed iterations in iteration mode
+	Warmup     int           // untimed iterations first
+}
+
+// PairCost is what a plan assumes beside the work.
+type PairCost struct {
+	PairTime    time.Duration // --pair-time; 0: estimated
+	Latency     time.Duration // --plan-latency, the fabric's (half a round trip); 0: not given
+	Setup       time.Duration // --plan-setup, a workload's set-up and teardown
+	PairTimeout time.Duration // --pair-timeout, the most a pair may take
+}
+
+// EstimatePairTime is the time one pair takes: c.PairTime when given,
+// else the sum over the workloads of their measuring plus c.Setup each.
+// A workload measures for -D, or, in iteration mode, for its iterations
+// and warm-up at a round trip (2 x c.Latency) each, which needs a latency
+// workload and c.Latency. When a workload's measuring cannot be told, the
+// pair counts c.PairTimeout, the most it may take.
+func EstimatePairTime(work []PairWork, c PairCost) PairTime {
+	if c.PairTime > 0 {
+		return PairTime{c.PairTime, "--pair-time"}
 	}
-	return PairTime{pairTimeout, "--pair-timeout, the most a pair may take; give -D or --pair-time for an estimate"}
+	var total time.Duration
+	var parts []string
+	for _, w := range work {
+		var measuring time.Duration
+		var how string
+		switch {
+		case w.Duration > 0:
+			measuring, how = w.Duration, fmt.Sprintf("-D %s", w.Duration)
+		case !w.Latency:
+			return PairTime{c.PairTimeout, fmt.Sprintf("--pair-timeout, the most a pair may take: %s counts iterations, whose time a plan cannot tell for a bandwidth workload; give -D or --pair-time for an estimate", w.Name)}
+		case c.Latency <= 0:
+			return PairTime{c.PairTimeout, fmt.Sprintf("--pair-timeout, the most a pair may take; give -D, --plan-latency (the fabric's latency, for %s's %d iterations) or --pair-time for an estimate", w.Name, w.Iterations)}
+		default:
+			measuring = time.Duration(w.Iterations+w.Warmup) * 2 * c.Latency
+			how = fmt.Sprintf("(%d + %d warm-up) x 2 x %s", w.Iterations, w.Warmup, c.Latency)
+		}
+		total += measuring + c.Setup
+		parts = append(parts, fmt.Sprintf("%s + %s of set-up", how, c.Setup))
+	}
+	return PairTime{total, describeWork(work, parts) + "; give --pair-time to change"}
+}
+
+// describeWork names what each workload counts: "1 workload: PART", "2
+// workloads x (PART)" when they count alike, else "NAME PART; NAME PART".
+func describeWork(work []PairWork, parts []string) string {
+	switch {
+	case len(parts) == 1:
+		return "1 workload: " + parts[0]
+	case slices.IndexFunc(parts, func(p string) bool { return p != parts[0] }) < 0:
+		return fmt.Sprintf("%d workloads x (%s)", len(parts), parts[0])
+	}
+	named := make([]string, len(parts))
+	for i, p := range parts {
+		named[i] = work[i].Name + " " + p
+	}
+	return strings.Join(named, "; ")
 }
 
 // WriteSweepPlan writes what --plan prints: the time a pair and where it
 // comes from, then the plan of WritePlan with every round of a short
 // schedule, the first few of a long one.
-func WriteSweepPlan(w io.Writer, pattern string, rounds []Round, pt PairTime) error {
+func WriteSweepPlan(w io.Writer, pattern string, rounds []Round, pt PairTime, syncPerRank time.Duration) error {
 	if _, err := fmt.Fprintf(w, "per pair: %s (%s)\n", pt.Time, pt.How); err != nil {
 		return fmt.Errorf("write plan: %w", err)
 	}
@@ -156,5 +232,5 @@ func WriteSweepPlan(w io.Writer, pattern string, rounds []Round, pt PairTime) er
 	if len(rounds) > planAllRounds {
 		shown = planShownRounds
 	}
-	return WritePlan(w, pattern, rounds, pt.Time, shown)
+	return WritePlan(w, pattern, rounds, pt.Time, syncPerRank, shown)
 }

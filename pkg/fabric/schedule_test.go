@@ -260,7 +260,7 @@ func TestScheduleLimit(t *testing.T) {
 			n = MaxIncastWorldSize
 		}
 		rounds, err := Schedule(p, n)
-		if err != nil || Plan(rounds, 0).Hosts != n {
+		if err != nil || Plan(rounds, 0, 0).Hosts != n {
 			t.Errorf("Schedule(%q, %d): %d rounds, %v", p, n, len(rounds), err)
 		}
 	}
@@ -274,23 +274,66 @@ func TestPlan(t *testing.T) {
 		n       int
 		want    PlanSummary
 	}{
-		{PatternPairs, 16, PlanSummary{16, 30, 240, 8, 10 * time.Second, 5 * time.Minute}},
-		{PatternPairs, 128, PlanSummary{128, 254, 16256, 64, 10 * time.Second, 2540 * time.Second}},
-		{PatternPairs, 1024, PlanSummary{1024, 2046, 1047552, 512, 10 * time.Second, 20460 * time.Second}},
-		{PatternPairs, 5, PlanSummary{5, 10, 20, 2, 10 * time.Second, 100 * time.Second}},
-		{PatternRing, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second}},
-		{PatternRing, 7, PlanSummary{7, 3, 7, 3, 10 * time.Second, 30 * time.Second}},
-		{PatternOneToAll, 1024, PlanSummary{1024, 2046, 2046, 1, 10 * time.Second, 20460 * time.Second}},
-		{PatternHalves, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second}},
-		{PatternHalves, 2, PlanSummary{2, 2, 2, 1, 10 * time.Second, 20 * time.Second}},
+		{PatternPairs, 16, PlanSummary{16, 30, 240, 8, 10 * time.Second, 5 * time.Minute, 0}},
+		{PatternPairs, 128, PlanSummary{128, 254, 16256, 64, 10 * time.Second, 2540 * time.Second, 0}},
+		{PatternPairs, 1024, PlanSummary{1024, 2046, 1047552, 512, 10 * time.Second, 20460 * time.Second, 0}},
+		{PatternPairs, 5, PlanSummary{5, 10, 20, 2, 10 * time.Second, 100 * time.Second, 0}},
+		{PatternRing, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second, 0}},
+		{PatternRing, 7, PlanSummary{7, 3, 7, 3, 10 * time.Second, 30 * time.Second, 0}},
+		{PatternOneToAll, 1024, PlanSummary{1024, 2046, 2046, 1, 10 * time.Second, 20460 * time.Second, 0}},
+		{PatternHalves, 1024, PlanSummary{1024, 2, 1024, 512, 10 * time.Second, 20 * time.Second, 0}},
+		{PatternHalves, 2, PlanSummary{2, 2, 2, 1, 10 * time.Second, 20 * time.Second, 0}},
 	}
 	for _, c := range cases {
 		rounds, err := Schedule(c.pattern, c.n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Plan(rounds, 10*time.Second); got != c.want {
+		if got := Plan(rounds, 10*time.Second, 0); got != c.want {
 			t.Errorf("%s n=%d: got %+v, want %+v", c.pattern, c.n, got, c.want)
+		}
+	}
+	// The synchronisation: 0.1 ms a rank a round, 1024 ranks, 2046 rounds
+	// of 10 ms pairs: 2046 x (10 + 102.4) ms.
+	got, err := PlanFor(PatternPairs, 1024, 10*time.Millisecond, DefaultPlanSync)
+	want := PlanSummary{1024, 2046, 1047552, 512, 10 * time.Millisecond, 2046 * 112400 * time.Microsecond, 102400 * time.Microsecond}
+	if err != nil || got != want {
+		t.Errorf("with synchronisation: %+v %v, want %+v", got, err, want)
+	}
+	if s, want := got.String(), "1024 hosts: 2046 rounds, 1047552 pairs (at most 512 a round), 2046 x (10ms + 102.4ms of synchronisation) = 3m49.9704s"; s != want {
+		t.Errorf("got %q, want %q", s, want)
+	}
+}
+
+// TestEstimatePairTime: -D, or -n at a latency for latency workloads,
+// plus the set-up per workload; what cannot be told counts the timeout.
+func TestEstimatePairTime(t *testing.T) {
+	lat := PairWork{Name: "write_lat", Latency: true, Iterations: 1000, Warmup: 100}
+	bw := PairWork{Name: "write_bw", Iterations: 5000, Warmup: 100}
+	setup := PairCost{Setup: time.Second, PairTimeout: time.Minute}
+	at5us := setup
+	at5us.Latency = 5 * time.Microsecond
+	pinned := at5us
+	pinned.PairTime = 3 * time.Second
+	cases := []struct {
+		work []PairWork
+		c    PairCost
+		want time.Duration
+		how  string
+	}{
+		{[]PairWork{{Name: "write_lat", Latency: true, Duration: 2 * time.Second}, {Name: "write_bw", Duration: 2 * time.Second}}, setup, 6 * time.Second,
+			"2 workloads x (-D 2s + 1s of set-up); give --pair-time to change"},
+		{[]PairWork{lat}, at5us, time.Second + 11*time.Millisecond, "1 workload: (1000 + 100 warm-up) x 2 x 5µs + 1s of set-up; give --pair-time to change"},
+		{[]PairWork{lat, {Name: "read_lat", Latency: true, Duration: time.Second}}, at5us, 3*time.Second + 11*time.Millisecond,
+			"write_lat (1000 + 100 warm-up) x 2 x 5µs + 1s of set-up; read_lat -D 1s + 1s of set-up; give --pair-time to change"},
+		{[]PairWork{lat}, setup, time.Minute, "--pair-timeout, the most a pair may take; give -D, --plan-latency (the fabric's latency, for write_lat's 1000 iterations) or --pair-time for an estimate"},
+		{[]PairWork{lat, bw}, at5us, time.Minute, "--pair-timeout, the most a pair may take: write_bw counts iterations, whose time a plan cannot tell for a bandwidth workload; give -D or --pair-time for an estimate"},
+		{[]PairWork{lat, bw}, pinned, 3 * time.Second, "--pair-time"},
+	}
+	for i, c := range cases {
+		got := EstimatePairTime(c.work, c.c)
+		if got.Time != c.want || got.How != c.how {
+			t.Errorf("case %d: got %s (%s), want %s (%s)", i, got.Time, got.How, c.want, c.how)
 		}
 	}
 }
@@ -301,10 +344,10 @@ func TestWritePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WritePlan(&b, PatternPairs, rounds, 2*time.Second, 4); err != nil {
+	if err := WritePlan(&b, PatternPairs, rounds, 2*time.Second, time.Millisecond, 4); err != nil {
 		t.Fatal(err)
 	}
-	want := `pattern pairs, 4 hosts: 6 rounds, 12 pairs (at most 2 a round), 6 x 2s = 12s
+	want := `pattern pairs, 4 hosts: 6 rounds, 12 pairs (at most 2 a round), 6 x (2s + 4ms of synchronisation) = 12.024s
 round 1: 1->2 3->0
 round 2: 1->3 2->0
 round 3: 0->1 3->2

@@ -56,7 +56,7 @@ func (s *Session) sweepRank0(ctx context.Context, cfg SweepConfig) (*Document, e
 		sw.broadcast(&message{Type: msgError, Error: err.Error()})
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
-	plan := planOf(count, roundAt, cfg.PairTimeout)
+	plan := planOf(count, roundAt, cfg.PairTimeout, 0) // its counts only
 	sw.doc = &Document{
 		Envelope: document.Envelope{SchemaVersion: SchemaVersion, Kind: document.KindFabric}, Tool: Tool{Name: document.ToolName, Version: s.cfg.Self.Version}, Launcher: s.World.Launcher,
 		World: s.World, Rendezvous: s.Method, Workloads: cfg.Workloads, Params: s.cfg.Self.Params,

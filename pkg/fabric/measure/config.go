@@ -42,6 +42,11 @@ type Config struct {
 	PairTimeout time.Duration
 	// PairTime is the time a plan counts for a pair (0: estimated).
 	PairTime time.Duration
+	// PlanLatency is the fabric's latency a plan assumes for a latency
+	// workload's iterations (0: not given), PlanSetup what it counts for
+	// a workload's set-up, PlanSync rank 0's synchronisation a rank a
+	// round (fabric.PairCost, fabric.DefaultPlanSync).
+	PlanLatency, PlanSetup, PlanSync time.Duration
 	// Coordinator is rank 0's HOST:PORT, Dir a shared rendezvous
 	// directory, RendezvousTimeout the longest wait for the others.
 	Coordinator       string
@@ -141,6 +146,14 @@ func (c *Config) Check() error {
 	}
 	if c.PairTime < 0 {
 		return fmt.Errorf("--pair-time %s: want a positive duration such as 10s", c.PairTime)
+	}
+	for _, d := range []struct {
+		name, example string
+		v, most       time.Duration
+	}{{"--plan-latency", "5us", c.PlanLatency, time.Second}, {"--plan-setup", "20ms", c.PlanSetup, time.Hour}, {"--plan-sync", "100us", c.PlanSync, time.Second}} {
+		if d.v < 0 || d.v > d.most {
+			return fmt.Errorf("%s %s: want 0 to %s, such as %s", d.name, d.v, d.most, d.example)
+		}
 	}
 	if f := c.Output.Format; f != "table" && f != "json" {
 		return fmt.Errorf("-o %q: want table or json", f)

@@ -127,14 +127,17 @@ func TestCheckLaunch(t *testing.T) {
 func TestWritePlan(t *testing.T) {
 	c := config()
 	var b bytes.Buffer
-	if err := c.WritePlan(&b, func(string) string { return "" }, fabric.Flags{Size: 4, SizeSet: true}, 2*time.Second); err != nil {
+	c.PlanSetup, c.PlanSync = fabric.PlanSetup, fabric.DefaultPlanSync
+	spec := point.NewSpec("")
+	spec.Duration = 2 * time.Second
+	if err := c.WritePlan(&b, func(string) string { return "" }, fabric.Flags{Size: 4, SizeSet: true}, spec); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), "per pair: 6s (2 workloads x (-D 2s + 1s of set-up); give --pair-time to change)\npattern pairs, 4 hosts: 6 rounds") {
+	if !strings.HasPrefix(b.String(), "per pair: 6s (2 workloads x (-D 2s + 1s of set-up); give --pair-time to change)\npattern pairs, 4 hosts: 6 rounds, 12 pairs (at most 2 a round), 6 x (6s + 400µs of synchronisation) = 36.0024s") {
 		t.Errorf("plan:\n%s", b.String())
 	}
 	for _, fl := range []fabric.Flags{{Size: 1, SizeSet: true}, {}} {
-		err := c.WritePlan(&b, func(string) string { return "" }, fl, 0)
+		err := c.WritePlan(&b, func(string) string { return "" }, fl, spec)
 		if !inputerr.Is(err) {
 			t.Errorf("%+v: %v, want bad input", fl, err)
 		}

@@ -5,24 +5,41 @@ package measure
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/rdma-bench/rdma-bench/internal/inputerr"
 
+	"github.com/rdma-bench/rdma-bench/pkg/catalog"
 	"github.com/rdma-bench/rdma-bench/pkg/fabric"
+	"github.com/rdma-bench/rdma-bench/pkg/point"
+	"github.com/rdma-bench/rdma-bench/pkg/workloads"
 )
 
-// PlanPairTime is the time a plan counts for one pair, given the points'
-// duration (-D; 0 when none).
-func (c *Config) PlanPairTime(duration time.Duration) fabric.PairTime {
-	return fabric.EstimatePairTime(c.PairTime, duration, len(c.Workloads), c.PairTimeout)
+// PlanPairTime is the time a plan counts for one pair of the workloads
+// with the parameters of spec (-D or -n, --warmup), each workload's
+// defaults filled in as a run would.
+func (c *Config) PlanPairTime(spec point.Spec) (fabric.PairTime, error) {
+	var work []fabric.PairWork
+	for _, name := range c.Workloads {
+		s := spec
+		s.Workload = name
+		r, _, err := workloads.Resolve(s, nil)
+		if err != nil {
+			return fabric.PairTime{}, fmt.Errorf("%s: %w", name, err)
+		}
+		w, err := catalog.Lookup(name)
+		if err != nil {
+			return fabric.PairTime{}, err
+		}
+		work = append(work, fabric.PairWork{Name: name, Latency: w.Latency(), Duration: r.Duration, Iterations: r.Iterations, Warmup: r.Warmup})
+	}
+	return fabric.EstimatePairTime(work, fabric.PairCost{PairTime: c.PairTime, Latency: c.PlanLatency, Setup: c.PlanSetup, PairTimeout: c.PairTimeout}), nil
 }
 
 // WritePlan writes what --plan prints, measuring nothing: the schedule
 // for the world's size (flags.Size when set, else the launcher's, read
 // through getenv) and its time, for points of the given duration. A
 // size it cannot tell or take is bad input (marked by package inputerr).
-func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric.Flags, duration time.Duration) error {
+func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric.Flags, spec point.Spec) error {
 	n := flags.Size
 	if !flags.SizeSet {
 		world, err := fabric.DetectWorld(getenv, flags)
@@ -40,7 +57,11 @@ func (c *Config) WritePlan(w io.Writer, getenv func(string) string, flags fabric
 	if err != nil {
 		return inputerr.Wrap(err)
 	}
-	if err := fabric.WriteSweepPlan(w, c.Pattern, rounds, c.PlanPairTime(duration)); err != nil {
+	pt, err := c.PlanPairTime(spec)
+	if err != nil {
+		return inputerr.Wrap(err)
+	}
+	if err := fabric.WriteSweepPlan(w, c.Pattern, rounds, pt, c.PlanSync); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "%s, if the sweep finds any (--outlier-time)\n", c.afterSweep()); err != nil {

@@ -176,7 +176,7 @@ func (r *Rank) Run(ctx context.Context) (*fabric.Document, error) {
 		if cfg.Output.Save {
 			sc.PairsDir = cfg.Output.ResultsDir // a rank 0 that dies leaves its pairs there
 		}
-		plan, _ := fabric.PlanFor(cfg.Pattern, world.Size, cfg.PairTimeout, cfg.PlanSync)
+		plan, _ := fabric.PlanFor(cfg.Pattern, world.Size, cfg.PairTimeout, 0) // a bound by the pair timeout: the synchronisation is not bounded
 		kept := "full results"
 		if drop {
 			kept = "figures only"
